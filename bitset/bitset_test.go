@@ -1,0 +1,294 @@
+package bitset
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+)
+
+func TestSetBasics(t *testing.T) {
+	s := NewSet(200)
+	if s.Len() != 256 {
+		t.Fatalf("Len = %d, want 256", s.Len())
+	}
+	for _, i := range []uint64{0, 1, 63, 64, 127, 199} {
+		if s.Test(i) {
+			t.Fatalf("%d in empty set", i)
+		}
+		s.Add(i)
+		if !s.Test(i) || !s.AtomicTest(i) {
+			t.Fatalf("%d missing after Add", i)
+		}
+	}
+	if s.Count() != 6 {
+		t.Fatalf("Count = %d, want 6", s.Count())
+	}
+	got := s.AppendWords(nil, 0, uint64(len(s.Words())))
+	want := []uint64{0, 1, 63, 64, 127, 199}
+	if len(got) != len(want) {
+		t.Fatalf("AppendWords = %v, want %v", got, want)
+	}
+	for k := range want {
+		if got[k] != want[k] {
+			t.Fatalf("AppendWords = %v, want %v", got, want)
+		}
+	}
+	s.Remove(63)
+	if s.Test(63) || s.Count() != 5 {
+		t.Fatal("Remove(63) did not remove it")
+	}
+	if s.TestAndAdd(64) {
+		t.Fatal("TestAndAdd of a member reported true")
+	}
+	if !s.TestAndAdd(65) || !s.Test(65) {
+		t.Fatal("TestAndAdd of a non-member did not add it")
+	}
+	s.Clear()
+	if s.Count() != 0 {
+		t.Fatal("Clear left members")
+	}
+}
+
+// TestSetTestAndAddConcurrent has many goroutines race to add the same
+// integers: each must be won by exactly one of them.
+func TestSetTestAndAddConcurrent(t *testing.T) {
+	const n, workers = 1 << 14, 8
+	s := NewSet(n)
+	wins := make([]int, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(w), 1))
+			for _, i := range r.Perm(n) {
+				if s.TestAndAdd(uint64(i)) {
+					wins[w]++
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, c := range wins {
+		total += c
+	}
+	if total != n || s.Count() != n {
+		t.Fatalf("%d wins and %d members, want %d of each", total, s.Count(), n)
+	}
+}
+
+func TestPairs(t *testing.T) {
+	const n = 1000
+	p := NewPairs(n)
+	ref := make([]uint8, n)
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		i, v := r.Uint64N(n), uint8(r.IntN(4))
+		p.Set(i, v)
+		ref[i] = v
+	}
+	var counts [4]uint64
+	for i := range uint64(n) {
+		if p.Get(i) != ref[i] || p.AtomicGet(i) != ref[i] {
+			t.Fatalf("value %d = %d, want %d", i, p.Get(i), ref[i])
+		}
+		counts[ref[i]]++
+	}
+	for v := range uint8(4) {
+		if got := p.Count(v, n); got != counts[v] {
+			t.Errorf("Count(%d) = %d, want %d", v, got, counts[v])
+		}
+	}
+	// Values past n (in the last word) must not be counted.
+	q := NewPairs(33)
+	if got := q.Count(0, 33); got != 33 {
+		t.Errorf("Count(0) of 33 zero values = %d", got)
+	}
+}
+
+func TestPairsSetIfZeroConcurrent(t *testing.T) {
+	const n, workers = 1 << 12, 8
+	p := NewPairs(n)
+	// Neighbouring values in a word are claimed with different values at once.
+	won := make([][n]bool, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range uint64(n) {
+				if p.SetIfZero(i, uint8(1+i%3)) {
+					won[w][i] = true
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range uint64(n) {
+		k := 0
+		for w := range workers {
+			if won[w][i] {
+				k++
+			}
+		}
+		if k != 1 || p.Get(i) != uint8(1+i%3) {
+			t.Fatalf("value %d: %d winners, value %d", i, k, p.Get(i))
+		}
+	}
+	if p.SetIfZero(5, 3) {
+		t.Fatal("SetIfZero of a set value reported true")
+	}
+}
+
+func TestCounters(t *testing.T) {
+	for _, width := range []uint{16, 32} {
+		c := NewCounters(101, width)
+		if c.Max() != 1<<width-1 || c.Width() != width || c.Len() != 101 {
+			t.Fatalf("width %d: Max %d Width %d Len %d", width, c.Max(), c.Width(), c.Len())
+		}
+		for i := range uint64(101) {
+			c.Set(i, i*7%c.Max())
+		}
+		c.Store(50, c.Max())
+		c.Store(51, 0)
+		for i := range uint64(101) {
+			want := i * 7 % c.Max()
+			switch i {
+			case 50:
+				want = c.Max()
+			case 51:
+				want = 0
+			}
+			if c.Get(i) != want || c.AtomicGet(i) != want {
+				t.Fatalf("width %d: counter %d = %d, want %d", width, i, c.Get(i), want)
+			}
+		}
+		if got := c.Dec(50); got != c.Max()-1 {
+			t.Fatalf("Dec = %d", got)
+		}
+		if c.Get(49) != 49*7%c.Max() || c.Get(51) != 0 {
+			t.Fatal("Dec or Store disturbed a neighbouring lane")
+		}
+	}
+}
+
+func TestCountersDecOfZeroPanics(t *testing.T) {
+	c := NewCounters(4, 16)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Dec of a zero counter did not panic")
+		}
+	}()
+	c.Dec(1)
+}
+
+func TestCountersWiden(t *testing.T) {
+	c := NewCounters(9, 16)
+	for i := range uint64(9) {
+		c.Set(i, 65535-i)
+	}
+	w := c.Widen()
+	if w.Width() != 32 || w.Len() != 9 {
+		t.Fatalf("Widen: width %d len %d", w.Width(), w.Len())
+	}
+	for i := range uint64(9) {
+		if w.Get(i) != 65535-i {
+			t.Fatalf("widened counter %d = %d", i, w.Get(i))
+		}
+	}
+	w.Set(3, 1<<20)
+	if w.Get(3) != 1<<20 {
+		t.Fatal("a widened counter does not hold 2^20")
+	}
+}
+
+// TestCountersDecConcurrent hammers all lanes of shared words from many
+// goroutines; every counter must end at exactly its start minus its decrements,
+// and each must reach zero exactly once.
+func TestCountersDecConcurrent(t *testing.T) {
+	for _, width := range []uint{16, 32} {
+		const n, workers, per = 64, 8, 500
+		c := NewCounters(n, width)
+		for i := range uint64(n) {
+			c.Set(i, workers*per)
+		}
+		zeros := make([]int, workers)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range per {
+					for i := range uint64(n) {
+						if c.Dec(i) == 0 {
+							zeros[w]++
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		total := 0
+		for _, z := range zeros {
+			total += z
+		}
+		if total != n {
+			t.Fatalf("width %d: %d counters reached zero, want %d", width, total, n)
+		}
+		for i := range uint64(n) {
+			if c.Get(i) != 0 {
+				t.Fatalf("width %d: counter %d = %d, want 0", width, i, c.Get(i))
+			}
+		}
+	}
+}
+
+// TestCountersStoreWhileDec stores into even lanes while odd lanes of the same
+// words are decremented: neither may disturb the other.
+func TestCountersStoreWhileDec(t *testing.T) {
+	const n, rounds = 256, 2000
+	c := NewCounters(n, 16)
+	for i := uint64(1); i < n; i += 2 {
+		c.Set(i, rounds)
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for range rounds {
+			for i := uint64(1); i < n; i += 2 {
+				c.Dec(i)
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for r := range uint64(rounds) {
+			for i := uint64(0); i < n; i += 2 {
+				c.Store(i, (r*31+i)&0xffff)
+			}
+		}
+	}()
+	wg.Wait()
+	for i := uint64(0); i < n; i++ {
+		want := uint64(0)
+		if i%2 == 0 {
+			want = ((rounds-1)*31 + i) & 0xffff
+		}
+		if c.Get(i) != want {
+			t.Fatalf("counter %d = %d, want %d", i, c.Get(i), want)
+		}
+	}
+}
+
+func TestCountersOr(t *testing.T) {
+	c := NewCounters(8, 16)
+	c.Set(3, 5)
+	if old := c.Or(3, 0xc000); old != 5 {
+		t.Fatalf("Or returned %d, want the old value 5", old)
+	}
+	if c.Get(3) != 0xc005 || c.Get(2) != 0 || c.Get(4) != 0 {
+		t.Fatalf("after Or: %x %x %x", c.Get(2), c.Get(3), c.Get(4))
+	}
+}

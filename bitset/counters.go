@@ -1,0 +1,123 @@
+package bitset
+
+import (
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+)
+
+// Counters is a packed array of unsigned counters of 16 or 32 bits, several
+// to a 64-bit word. The zero value has length 0; NewCounters makes one.
+//
+// The atomic methods update one lane with a single atomic add on its word:
+// Dec needs the lane to be positive, so it cannot borrow from the lane above,
+// and Store adds the difference between the new and the old value, which
+// stays inside the lane. Neighbouring lanes may be updated concurrently.
+type Counters struct {
+	words []uint64
+	n     uint64 // number of counters
+	shift uint   // log2 of the lanes per word: 2 for 16-bit lanes, 1 for 32-bit
+	width uint   // bits per lane
+	max   uint64 // largest value a lane holds
+}
+
+// NewCounters returns n counters of the given width in bits (16 or 32), all zero.
+func NewCounters(n uint64, width uint) Counters {
+	var shift uint
+	switch width {
+	case 16:
+		shift = 2
+	case 32:
+		shift = 1
+	default:
+		panic(fmt.Sprintf("bitset: counter width %d, want 16 or 32", width))
+	}
+	lanes := uint64(1) << shift
+	return Counters{
+		words: make([]uint64, (n+lanes-1)/lanes),
+		n:     n,
+		shift: shift,
+		width: width,
+		max:   1<<width - 1,
+	}
+}
+
+// Len returns the number of counters.
+func (c Counters) Len() uint64 { return c.n }
+
+// Width returns the number of bits in each counter: 16 or 32.
+func (c Counters) Width() uint { return c.width }
+
+// Max returns the largest value a counter holds.
+func (c Counters) Max() uint64 { return c.max }
+
+// Bytes returns the memory the counters occupy.
+func (c Counters) Bytes() uint64 { return uint64(len(c.words)) * 8 }
+
+func (c Counters) locate(i uint64) (*uint64, uint) {
+	lane := i & (1<<c.shift - 1)
+	return &c.words[i>>c.shift], uint(lane) * c.width
+}
+
+// Get returns counter i.
+func (c Counters) Get(i uint64) uint64 {
+	w, sh := c.locate(i)
+	return *w >> sh & c.max
+}
+
+// Set stores v as counter i; v must not exceed Max. It is not safe for
+// concurrent use on the same word.
+func (c Counters) Set(i, v uint64) {
+	w, sh := c.locate(i)
+	*w = *w&^(c.max<<sh) | v<<sh
+}
+
+// AtomicGet returns counter i, with an atomic load.
+func (c Counters) AtomicGet(i uint64) uint64 {
+	w, sh := c.locate(i)
+	return atomic.LoadUint64(w) >> sh & c.max
+}
+
+// Dec subtracts one from counter i and returns the new value; safe for
+// concurrent use. The counter must be positive: Dec panics if it was zero,
+// after the borrow has already spoiled the lane above.
+func (c Counters) Dec(i uint64) uint64 {
+	w, sh := c.locate(i)
+	v := atomic.AddUint64(w, -(1<<sh)) >> sh & c.max
+	if v == c.max {
+		panic("bitset: Dec of a zero counter")
+	}
+	return v
+}
+
+// Store sets counter i to v atomically, even while other lanes of its word
+// change; v must not exceed Max. No other caller may change counter i itself
+// at the same time.
+func (c Counters) Store(i, v uint64) {
+	w, sh := c.locate(i)
+	old := atomic.LoadUint64(w) >> sh & c.max
+	atomic.AddUint64(w, (v-old)<<sh)
+}
+
+// Or sets bits v of counter i with an atomic OR and returns the counter's
+// old value; safe for concurrent use. v must not exceed Max.
+func (c Counters) Or(i, v uint64) uint64 {
+	w, sh := c.locate(i)
+	return atomic.OrUint64(w, v<<sh) >> sh & c.max
+}
+
+// Widen returns a copy of c with 32-bit counters, the same values, and
+// c's storage left to the garbage collector; c itself is returned if it is
+// already 32 bits wide.
+func (c Counters) Widen() Counters {
+	if c.width == 32 {
+		return c
+	}
+	w := NewCounters(c.n, 32)
+	for i := uint64(0); i < c.n; i++ {
+		w.Set(i, c.Get(i))
+	}
+	return w
+}
+
+func popcount(x uint64) int { return bits.OnesCount64(x) }

@@ -1,0 +1,74 @@
+package bitset
+
+import (
+	"math/bits"
+	"sync/atomic"
+)
+
+// Set is a packed set of non-negative integers, one bit each.
+// The zero value is an empty set of capacity 0; NewSet makes one of a given capacity.
+type Set struct {
+	words []uint64
+}
+
+// NewSet returns an empty set that can hold the integers [0, n).
+func NewSet(n uint64) Set {
+	return Set{words: make([]uint64, (n+63)/64)}
+}
+
+// Words returns the set's backing words; bit i of the set is bit i%64 of word i/64.
+func (s Set) Words() []uint64 { return s.words }
+
+// Len returns the capacity of the set in bits (a multiple of 64).
+func (s Set) Len() uint64 { return uint64(len(s.words)) * 64 }
+
+// Test reports whether i is in the set.
+func (s Set) Test(i uint64) bool { return s.words[i>>6]&(1<<(i&63)) != 0 }
+
+// Add puts i in the set. It is not safe for concurrent use on the same word.
+func (s Set) Add(i uint64) { s.words[i>>6] |= 1 << (i & 63) }
+
+// Remove takes i out of the set. It is not safe for concurrent use on the same word.
+func (s Set) Remove(i uint64) { s.words[i>>6] &^= 1 << (i & 63) }
+
+// AtomicTest reports whether i is in the set, with an atomic load.
+func (s Set) AtomicTest(i uint64) bool {
+	return atomic.LoadUint64(&s.words[i>>6])&(1<<(i&63)) != 0
+}
+
+// AtomicAdd puts i in the set; safe for concurrent use.
+func (s Set) AtomicAdd(i uint64) { atomic.OrUint64(&s.words[i>>6], 1<<(i&63)) }
+
+// TestAndAdd puts i in the set and reports whether this call added it
+// (false if it was already there). It reads before it writes, so a bit that
+// is already set costs no read-modify-write; safe for concurrent use.
+func (s Set) TestAndAdd(i uint64) bool {
+	p, m := &s.words[i>>6], uint64(1)<<(i&63)
+	if atomic.LoadUint64(p)&m != 0 {
+		return false
+	}
+	return atomic.OrUint64(p, m)&m == 0
+}
+
+// Count returns the number of integers in the set.
+func (s Set) Count() uint64 {
+	var n int
+	for _, w := range s.words {
+		n += bits.OnesCount64(w)
+	}
+	return uint64(n)
+}
+
+// Clear empties the set.
+func (s Set) Clear() { clear(s.words) }
+
+// AppendWords appends the members held in words [lo, hi) to dst in increasing
+// order and returns the extended slice.
+func (s Set) AppendWords(dst []uint64, lo, hi uint64) []uint64 {
+	for wi := lo; wi < hi; wi++ {
+		for w := s.words[wi]; w != 0; w &= w - 1 {
+			dst = append(dst, wi<<6|uint64(bits.TrailingZeros64(w)))
+		}
+	}
+	return dst
+}

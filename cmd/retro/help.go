@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+const mainHelp = `retro solves two-player games by retrograde analysis: for every position,
+win, loss or draw for the player to move, and the depth (plies to the end
+when the winner hurries and the loser delays).
+
+Usage:
+
+	retro solve GAME [flags] FILE|-   solve a game read from FILE or standard input
+	retro help [solve | GAME]         show this help, or a command's or game's
+
+Games:
+%s
+Exit status: 0 on success, 1 when the input is bad or the solve fails,
+2 for a usage error.
+`
+
+func helpCmd(args []string, e *env) error {
+	if len(args) == 0 {
+		fmt.Fprintf(e.stdout, mainHelp, gameList())
+		return nil
+	}
+	if len(args) > 1 {
+		return usagef("help takes one topic, got %d", len(args))
+	}
+	if args[0] == "solve" {
+		fmt.Fprintf(e.stdout, "Usage: retro solve GAME [flags] FILE|-\n\nGames:\n%s\nFlags (all games):\n", gameList())
+		fs, _ := newSolveFlags(games[sortedGames()[0]], e)
+		fs.SetOutput(e.stdout)
+		fs.PrintDefaults()
+		return nil
+	}
+	g, ok := games[args[0]]
+	if !ok {
+		return usagef("no help for %q: not a command or game", args[0])
+	}
+	fs, _ := newSolveFlags(g, e)
+	fs.SetOutput(e.stdout)
+	fs.Usage()
+	return nil
+}
+
+func gameList() string {
+	var b strings.Builder
+	for _, name := range sortedGames() {
+		fmt.Fprintf(&b, "\t%-8s %s\n", name, games[name].summary)
+	}
+	return b.String()
+}
+
+func sortedGames() []string {
+	names := make([]string, 0, len(games))
+	for name := range games {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,89 @@
+// Command retro solves two-player games by retrograde analysis: for every
+// position, win, loss or draw for the player to move, and the depth.
+//
+// Usage:
+//
+//	retro solve GAME [flags] FILE|-
+//	retro help [COMMAND]
+//
+// Run `retro help` for the games and flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	env := &env{
+		ctx:        ctx,
+		stdin:      os.Stdin,
+		stdout:     os.Stdout,
+		stderr:     os.Stderr,
+		isTerminal: isTerminal(os.Stderr),
+	}
+	os.Exit(run(os.Args[1:], env))
+}
+
+// env is what a command sees of the world, so that tests can run it.
+type env struct {
+	ctx            context.Context
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	isTerminal     bool // stderr is a terminal: show progress by default
+}
+
+// usageError is a command line that retro cannot make sense of: exit 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// run executes the command line args and returns the exit status: 0 on
+// success, 1 when the work failed, 2 for a usage error.
+func run(args []string, e *env) int {
+	err := dispatch(args, e)
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errHelpShown):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.stderr, "retro: %s\nRun 'retro help' for usage.\n", ue.msg)
+		return 2
+	default:
+		fmt.Fprintf(e.stderr, "retro: %v\n", err)
+		return 1
+	}
+}
+
+var errHelpShown = errors.New("help shown")
+
+func dispatch(args []string, e *env) error {
+	if len(args) == 0 {
+		fmt.Fprintf(e.stderr, mainHelp, gameList())
+		return usagef("no command given")
+	}
+	switch args[0] {
+	case "solve":
+		return solveCmd(args[1:], e)
+	case "help", "-h", "-help", "--help":
+		return helpCmd(args[1:], e)
+	}
+	return usagef("unknown command %q", args[0])
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

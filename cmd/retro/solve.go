@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"retro/engine"
+	"retro/implicit"
+)
+
+// game is a built-in game as the command line sees it.
+type game struct {
+	summary string // one line for the help
+	help    string // the input and output, for `retro help GAME`
+	// flags adds the game's own flags, if any, to fs.
+	flags func(fs *flag.FlagSet)
+	// solve reads the input, solves and prints the answer to out.
+	solve func(c *solveConfig, in io.Reader, name string, out *bufio.Writer) error
+}
+
+var games = map[string]*game{
+	"graph": graphGame,
+}
+
+// solveConfig holds the flags that every game shares.
+type solveConfig struct {
+	ctx       context.Context
+	engine    string
+	workers   int
+	progress  bool
+	maxMemory byteSize
+	env       *env
+}
+
+func newSolveFlags(g *game, e *env) (*flag.FlagSet, *solveConfig) {
+	c := &solveConfig{ctx: e.ctx, env: e}
+	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.StringVar(&c.engine, "engine", "par", "solver `engine`: par (frontier-parallel) or seq (sequential reference)")
+	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine (default GOMAXPROCS)")
+	fs.BoolVar(&c.progress, "progress", false, "print progress lines to standard error (default when it is a terminal)")
+	fs.Var(&c.maxMemory, "max-memory", "refuse solves that need more than this `size` of memory, e.g. 512M or 8G (default: the machine's memory)")
+	if g.flags != nil {
+		g.flags(fs)
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: retro solve %s [flags] FILE|-\n\n%s\nFlags:\n", gameName(g), g.help)
+		fs.PrintDefaults()
+	}
+	return fs, c
+}
+
+func gameName(g *game) string {
+	for name, h := range games {
+		if h == g {
+			return name
+		}
+	}
+	return "GAME"
+}
+
+func solveCmd(args []string, e *env) error {
+	if len(args) == 0 {
+		return usagef("solve: no game given; games: %s", strings.Join(sortedGames(), ", "))
+	}
+	g, ok := games[args[0]]
+	if !ok {
+		return usagef("solve: unknown game %q; games: %s", args[0], strings.Join(sortedGames(), ", "))
+	}
+	fs, c := newSolveFlags(g, e)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelpShown
+		}
+		return usagef("solve %s: %v", args[0], err)
+	}
+	if c.engine != "par" && c.engine != "seq" {
+		return usagef("solve %s: -engine %q: want par or seq", args[0], c.engine)
+	}
+	if c.workers < 0 {
+		return usagef("solve %s: -workers %d: want a positive number", args[0], c.workers)
+	}
+	if fs.NArg() != 1 {
+		return usagef("solve %s: want one input FILE (or - for standard input), got %d arguments", args[0], fs.NArg())
+	}
+	in, name, closeIn, err := openInput(fs.Arg(0), e)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	out := bufio.NewWriterSize(e.stdout, 1<<16)
+	if err := g.solve(c, in, name, out); err != nil {
+		return err
+	}
+	return out.Flush()
+}
+
+func openInput(path string, e *env) (io.Reader, string, func(), error) {
+	if path == "-" {
+		return e.stdin, "stdin", func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return f, path, func() { f.Close() }, nil
+}
+
+// options returns the engine options the flags ask for.
+func (c *solveConfig) options() engine.Options {
+	o := engine.Options{Workers: c.workers, MaxMemory: uint64(c.maxMemory)}
+	if c.progress || c.env.isTerminal {
+		o.Progress = c.env.stderr
+	}
+	return o
+}
+
+// memoryLimit returns the bytes a game may take: -max-memory, or the
+// machine's memory.
+func (c *solveConfig) memoryLimit() uint64 {
+	if c.maxMemory > 0 {
+		return uint64(c.maxMemory)
+	}
+	if m := engine.PhysicalMemory(); m > 0 {
+		return m
+	}
+	return 1 << 62
+}
+
+// run solves g with the engine the flags choose.
+func (c *solveConfig) run(g implicit.Game) (*engine.Result, error) {
+	if c.engine == "seq" {
+		return engine.Sequential(c.ctx, g, c.options())
+	}
+	return engine.Parallel(c.ctx, g, c.options())
+}
+
+// byteSize is a flag value like 512M or 8G (powers of 1024) or plain bytes.
+type byteSize uint64
+
+func (b *byteSize) String() string {
+	if *b == 0 {
+		return ""
+	}
+	return strconv.FormatUint(uint64(*b), 10)
+}
+
+func (b *byteSize) Set(s string) error {
+	mult := uint64(1)
+	if k := strings.IndexAny(s, "KMGTkmgt"); k >= 0 && k == len(s)-1 {
+		mult = 1 << (10 * (1 + strings.IndexByte("KMGT", s[k]&^0x20)))
+		s = s[:k]
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || v == 0 || v > (1<<63)/mult {
+		return fmt.Errorf("want a positive size such as 512M or 8G")
+	}
+	*b = byteSize(v * mult)
+	return nil
+}

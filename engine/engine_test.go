@@ -1,0 +1,272 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"retro/engine"
+	"retro/implicit"
+	"retro/implicit/graph"
+)
+
+var ctx = context.Background()
+
+func seq(t testing.TB, g implicit.Game) *engine.Result {
+	t.Helper()
+	r, err := engine.Sequential(ctx, g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func par(t testing.TB, g implicit.Game, workers int) *engine.Result {
+	t.Helper()
+	r, err := engine.Parallel(ctx, g, engine.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// edges builds a graph from "u v" pairs.
+func edges(n uint64, pairs ...uint32) *graph.Graph {
+	var src, dst []uint32
+	for i := 0; i < len(pairs); i += 2 {
+		src = append(src, pairs[i])
+		dst = append(dst, pairs[i+1])
+	}
+	return graph.FromEdges(n, src, dst)
+}
+
+// randomGraph draws a graph of varied size and density from seed: sparse
+// and dense, with self-loops, repeated edges and isolated vertices.
+func randomGraph(seed uint64) *graph.Graph {
+	r := rand.New(rand.NewPCG(seed, 99))
+	n := 1 + r.Uint64N(40)
+	m := r.Uint64N(3*n + 1)
+	if r.IntN(4) == 0 {
+		m = r.Uint64N(n*n/2 + 1) // dense
+	}
+	return graph.Random(n, m, seed)
+}
+
+// markedGame is a random game with all four kinds of index: some vertices
+// are illegal or terminal (win or loss), and moves run only from inner
+// vertices to legal ones.
+type markedGame struct {
+	*graph.Graph
+	kinds []implicit.Kind
+}
+
+func (g *markedGame) Classify(s uint64) implicit.Kind { return g.kinds[s] }
+
+func randomMarkedGame(seed uint64) *markedGame {
+	r := rand.New(rand.NewPCG(seed, 7))
+	n := 1 + r.Uint64N(30)
+	kinds := make([]implicit.Kind, n)
+	for i := range kinds {
+		if r.IntN(5) == 0 {
+			kinds[i] = implicit.Kind(1 + r.IntN(3))
+		}
+	}
+	var src, dst []uint32
+	for range r.Uint64N(4*n + 1) {
+		u, v := r.Uint64N(n), r.Uint64N(n)
+		if kinds[u] == implicit.Inner && kinds[v] != implicit.Illegal {
+			src, dst = append(src, uint32(u)), append(dst, uint32(v))
+		}
+	}
+	return &markedGame{graph.FromEdges(n, src, dst), kinds}
+}
+
+func checkAgainstOracle(t *testing.T, g implicit.Game, r *engine.Result, label string) {
+	t.Helper()
+	vals, depths := oracle(g)
+	for i := range g.Size() {
+		if r.Value(i) != vals[i] || r.Depth(i) != depths[i] {
+			t.Fatalf("%s: index %d is %v %d, oracle says %v %d", label, i, r.Value(i), r.Depth(i), vals[i], depths[i])
+		}
+	}
+	var counts [4]uint64
+	var maxDepth uint64
+	for i, v := range vals {
+		counts[v]++
+		if v == engine.Win || v == engine.Loss {
+			maxDepth = max(maxDepth, depths[i])
+		}
+	}
+	for v := range engine.Value(4) {
+		if r.Count(v) != counts[v] {
+			t.Fatalf("%s: Count(%v) = %d, want %d", label, v, r.Count(v), counts[v])
+		}
+	}
+	if r.MaxDepth() != maxDepth {
+		t.Fatalf("%s: MaxDepth = %d, want %d", label, r.MaxDepth(), maxDepth)
+	}
+}
+
+func TestSequentialMatchesOracle(t *testing.T) {
+	for seed := range uint64(2500) {
+		g := randomGraph(seed)
+		checkAgainstOracle(t, g, seq(t, g), fmt.Sprintf("random graph seed %d", seed))
+	}
+	for seed := range uint64(500) {
+		g := randomMarkedGame(seed)
+		checkAgainstOracle(t, g, seq(t, g), fmt.Sprintf("marked game seed %d", seed))
+	}
+}
+
+func TestParallelMatchesSequential(t *testing.T) {
+	games := 1200
+	if testing.Short() {
+		games = 200
+	}
+	for seed := range uint64(games) {
+		var g implicit.Game = randomGraph(seed)
+		if seed%4 == 3 {
+			g = randomMarkedGame(seed)
+		}
+		want := seq(t, g)
+		for _, w := range []int{1, 2, 3, 4, 8} {
+			if i, differ := engine.Diff(want, par(t, g, w)); differ {
+				t.Fatalf("seed %d, %d workers: parallel differs from sequential at index %d", seed, w, i)
+			}
+		}
+	}
+}
+
+func TestParallelMatchesOracle(t *testing.T) {
+	for seed := range uint64(300) {
+		g := randomMarkedGame(seed + 10000)
+		checkAgainstOracle(t, g, par(t, g, 3), fmt.Sprintf("marked game seed %d", seed+10000))
+	}
+}
+
+// TestLargeRandomGraph runs both engines on a graph big enough for dense
+// frontiers and many chunks.
+func TestLargeRandomGraph(t *testing.T) {
+	n := uint64(200000)
+	if testing.Short() {
+		n = 20000
+	}
+	g := graph.Random(n, 2*n, 1)
+	want := seq(t, g)
+	for _, w := range []int{1, 2, 4} {
+		if i, differ := engine.Diff(want, par(t, g, w)); differ {
+			t.Fatalf("%d workers: parallel differs from sequential at index %d", w, i)
+		}
+	}
+	if want.Count(engine.Win)+want.Count(engine.Loss)+want.Count(engine.Draw) != n {
+		t.Fatal("counts do not add up to the number of vertices")
+	}
+}
+
+type want struct {
+	v engine.Value
+	d uint64
+}
+
+func TestExactSmallGames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		g    *graph.Graph
+		want []want
+	}{
+		{"single vertex", edges(1), []want{{engine.Loss, 0}}},
+		{"cycle is all draws", edges(3, 0, 1, 1, 2, 2, 0), []want{{engine.Draw, 0}, {engine.Draw, 0}, {engine.Draw, 0}}},
+		{"chain alternates", edges(5, 1, 0, 2, 1, 3, 2, 4, 3),
+			[]want{{engine.Loss, 0}, {engine.Win, 1}, {engine.Loss, 2}, {engine.Win, 3}, {engine.Loss, 4}}},
+		{"self-loop and an exit to a win is a draw", edges(3, 0, 0, 0, 1, 1, 2),
+			[]want{{engine.Draw, 0}, {engine.Win, 1}, {engine.Loss, 0}}},
+		{"self-loop and an exit to a loss is a win", edges(2, 0, 0, 0, 1),
+			[]want{{engine.Win, 1}, {engine.Loss, 0}}},
+		{"winner hurries", edges(4, 0, 1, 0, 3, 1, 2, 2, 3),
+			// 0 can move to 3 (a loss now) or 1 (a win): win in 1.
+			[]want{{engine.Win, 1}, {engine.Loss, 2}, {engine.Win, 1}, {engine.Loss, 0}}},
+		{"loser delays", edges(6, 0, 1, 0, 2, 1, 5, 2, 3, 3, 4, 4, 5),
+			// 0's moves reach 1 (win in 1) and 2 (win in 3): loss in 4.
+			[]want{{engine.Loss, 4}, {engine.Win, 1}, {engine.Win, 3}, {engine.Loss, 2}, {engine.Win, 1}, {engine.Loss, 0}}},
+		{"repeated edges count", edges(3, 0, 1, 0, 1, 1, 2),
+			[]want{{engine.Loss, 2}, {engine.Win, 1}, {engine.Loss, 0}}},
+	} {
+		for _, e := range []struct {
+			name string
+			r    *engine.Result
+		}{{"seq", seq(t, tc.g)}, {"par", par(t, tc.g, 2)}} {
+			for i, w := range tc.want {
+				if v, d := e.r.Value(uint64(i)), e.r.Depth(uint64(i)); v != w.v || d != w.d {
+					t.Errorf("%s, %s: vertex %d is %v %d, want %v %d", tc.name, e.name, i, v, d, w.v, w.d)
+				}
+			}
+		}
+	}
+}
+
+// TestDeepChain needs depths past 16 bits (sequential) and 14 bits (parallel):
+// both widen their lanes instead of wrapping.
+func TestDeepChain(t *testing.T) {
+	const n = 70000
+	src := make([]uint32, n-1)
+	dst := make([]uint32, n-1)
+	for i := range src {
+		src[i], dst[i] = uint32(i+1), uint32(i)
+	}
+	g := graph.FromEdges(n, src, dst)
+	for _, r := range []*engine.Result{seq(t, g), par(t, g, 2)} {
+		for _, i := range []uint64{0, 1, 16383, 16384, 65535, 65536, n - 1} {
+			want := engine.Win
+			if i%2 == 0 {
+				want = engine.Loss
+			}
+			if r.Value(i) != want || r.Depth(i) != i {
+				t.Fatalf("vertex %d is %v %d, want %v %d", i, r.Value(i), r.Depth(i), want, i)
+			}
+		}
+		if r.MaxDepth() != n-1 {
+			t.Fatalf("MaxDepth = %d, want %d", r.MaxDepth(), n-1)
+		}
+	}
+}
+
+// TestHighDegree has a vertex with more moves than a 16-bit lane counts.
+func TestHighDegree(t *testing.T) {
+	const k = 70000
+	src := make([]uint32, k)
+	dst := make([]uint32, k)
+	for i := range dst {
+		dst[i] = 1 + uint32(i%3) // vertex 0 -> 1, 2, 3, many times over
+	}
+	// 1 -> 4, 2 -> 4, 3 -> 4: 1..3 are wins, so 0 is a loss in 2.
+	src = append(src, 1, 2, 3)
+	dst = append(dst, 4, 4, 4)
+	g := graph.FromEdges(5, src, dst)
+	for _, r := range []*engine.Result{seq(t, g), par(t, g, 2)} {
+		if r.Value(0) != engine.Loss || r.Depth(0) != 2 {
+			t.Fatalf("vertex 0 is %v %d, want loss 2", r.Value(0), r.Depth(0))
+		}
+	}
+}
+
+func TestMemoryLimit(t *testing.T) {
+	g := graph.Random(1000, 1000, 1)
+	for _, solve := range []func(context.Context, implicit.Game, engine.Options) (*engine.Result, error){engine.Sequential, engine.Parallel} {
+		if _, err := solve(ctx, g, engine.Options{MaxMemory: 100}); err == nil {
+			t.Fatal("a 100-byte memory limit was not refused")
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	c, cancel := context.WithCancel(ctx)
+	cancel()
+	g := graph.Random(100000, 100000, 1)
+	if _, err := engine.Parallel(c, g, engine.Options{}); err == nil {
+		t.Fatal("Parallel ignored a cancelled context")
+	}
+	if _, err := engine.Sequential(c, g, engine.Options{}); err == nil {
+		t.Fatal("Sequential ignored a cancelled context")
+	}
+}

@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"retro/implicit"
+)
+
+// Options tune a solve. The zero value is valid: all cores, no progress
+// lines, memory limited by the machine.
+type Options struct {
+	// Workers is the number of goroutines of the parallel engine; 0 means
+	// GOMAXPROCS. The sequential engine ignores it.
+	Workers int
+	// Progress, if not nil, receives a line about every ProgressEvery
+	// (default one second) while a solve runs.
+	Progress      io.Writer
+	ProgressEvery time.Duration
+	// MaxMemory bounds the bytes a solve may allocate for its own state; a
+	// game that needs more is refused before anything is allocated. 0 means
+	// the machine's physical memory.
+	MaxMemory uint64
+}
+
+// laneWidth returns the counter width, 16 or 32 bits, for positions with up
+// to maxMoves moves when spare bits of each lane are reserved.
+func laneWidth(maxMoves uint64, spare uint) (uint, error) {
+	switch {
+	case maxMoves < 1<<(16-spare):
+		return 16, nil
+	case maxMoves < 1<<(32-spare):
+		return 32, nil
+	}
+	return 0, fmt.Errorf("a position has %d moves: at most %d are supported", maxMoves, uint64(1)<<(32-spare)-1)
+}
+
+// checkMemory refuses a solve of g that needs more than the allowed memory.
+func checkMemory(g implicit.Game, bytesPerIndex float64, opt Options) error {
+	need := uint64(float64(g.Size()) * bytesPerIndex)
+	limit := opt.MaxMemory
+	if limit == 0 {
+		limit = PhysicalMemory()
+	}
+	if limit != 0 && need > limit {
+		return fmt.Errorf("solving %d positions needs about %s, more than the %s allowed (see -max-memory)",
+			g.Size(), implicit.HumanBytes(need), implicit.HumanBytes(limit))
+	}
+	return nil
+}
+
+// MemoryNeeded returns the bytes the parallel engine allocates to solve a
+// game of n indices whose positions have at most maxMoves moves.
+func MemoryNeeded(n, maxMoves uint64) uint64 {
+	w, err := laneWidth(maxMoves, 2)
+	if err != nil {
+		w = 32
+	}
+	return uint64(float64(n) * parBytesPerIndex(w))
+}

@@ -1,0 +1,247 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"math/bits"
+
+	"retro/bitset"
+	"retro/implicit"
+	"retro/parallel"
+)
+
+// Parallel solves g on opt.Workers goroutines, level by level, and returns
+// exactly what Sequential returns, whatever the number of workers.
+//
+// Each position's whole solving state sits in one lane of a packed counter
+// array (16 bits, or 32 when moves or depths need it): the top two bits hold
+// its value code (0 unresolved, 1 win, 2 loss, 3 illegal), the others the
+// count of its moves not yet known to reach a win while it is unresolved,
+// and its depth once it is resolved. So an edge of the retrograde pass
+// touches one cache line.
+//
+//  1. One parallel pass classifies every index and stores its code or its
+//     number of moves; terminal positions form the frontier of depth 0.
+//  2. Level d: workers expand the frontier's positions (all of depth d)
+//     through their un-moves. A predecessor of a loss is claimed as a win by
+//     an atomic OR of its code, and only the claiming worker emits it; a
+//     predecessor of a win has its count decremented atomically and is a
+//     loss when the count reaches zero. The emitted positions are the
+//     frontier of depth d+1. A position claimed as a win may still see
+//     decrements during the same level (it has a loss among its moves, so
+//     its count never reaches zero), so its depth is written only when it
+//     is expanded at the next level, after the barrier between levels.
+//  3. When a frontier is empty, every unresolved position is a draw.
+//
+// Why the result is independent of the schedule: the set of positions
+// resolved at each level, and their values, are fixed by the previous
+// levels alone (seed 004, section 1.2: W_k and L_k), and within a level
+// every claim is exclusive.
+func Parallel(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
+	width, err := laneWidth(g.MaxMoves(), 2)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMemory(g, parBytesPerIndex(width), opt); err != nil {
+		return nil, err
+	}
+	s := newParSolver(g, width, opt)
+	s.prog = newProgress(opt, s.n)
+	defer s.prog.stop()
+	return s.solve(ctx)
+}
+
+// parBytesPerIndex is the parallel engine's peak memory per index: the lanes,
+// two frontiers (a bit set and at most n/128 list entries, twice, each), and
+// the 2-bit values built at the end.
+func parBytesPerIndex(width uint) float64 { return float64(width)/8 + 0.5 + 0.25 }
+
+type parSolver struct {
+	g         implicit.Game
+	n         uint64
+	workers   int
+	lanes     bitset.Counters
+	code      uint   // the shift of the value code in a lane: width - 2
+	payload   uint64 // the bits of a lane below the code
+	cur, next *parallel.Frontier
+	bufs      []workerBuf
+	prog      *progress
+}
+
+// workerBuf is one worker's move buffer, a cache line apart from the others'.
+type workerBuf struct {
+	buf []uint64
+	_   [64 - 24]byte
+}
+
+func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
+	n := g.Size()
+	w := parallel.Workers(opt.Workers)
+	limit := max(n/128, 1024)
+	s := &parSolver{
+		g:       g,
+		n:       n,
+		workers: w,
+		lanes:   bitset.NewCounters(n, width),
+		cur:     parallel.NewFrontier(n, w, limit),
+		next:    parallel.NewFrontier(n, w, limit),
+		bufs:    make([]workerBuf, w),
+	}
+	s.setWidth(width)
+	return s
+}
+
+func (s *parSolver) setWidth(width uint) {
+	s.code = width - 2
+	s.payload = 1<<s.code - 1
+}
+
+func (s *parSolver) solve(ctx context.Context) (*Result, error) {
+	if err := s.classify(ctx); err != nil {
+		return nil, err
+	}
+	var depth, maxDepth uint64
+	for {
+		count := s.cur.Close()
+		if count == 0 {
+			break
+		}
+		maxDepth = depth
+		s.prog.level(depth, count)
+		if depth > s.payload {
+			if err := s.widen(ctx); err != nil {
+				return nil, err
+			}
+		}
+		s.next.Reset()
+		if err := s.expandLevel(ctx, depth); err != nil {
+			return nil, err
+		}
+		s.cur, s.next = s.next, s.cur
+		depth++
+	}
+	s.cur, s.next = nil, nil
+	return s.result(ctx, maxDepth)
+}
+
+// classify stores every index's code or move count and emits the terminal
+// positions as the frontier of depth 0. Chunks start on multiples of 64, so
+// no two workers share a word of the lanes and plain stores suffice.
+func (s *parSolver) classify(ctx context.Context) error {
+	s.cur.Reset()
+	chunk := parallel.ChunkFor(s.n, s.workers, 4096)
+	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
+		buf := s.bufs[w].buf
+		for i := lo; i < hi; i++ {
+			switch k := s.g.Classify(i); k {
+			case implicit.Illegal:
+				s.lanes.Set(i, uint64(Illegal)<<s.code)
+			case implicit.TerminalWin, implicit.TerminalLoss:
+				s.lanes.Set(i, uint64(k)<<s.code)
+				s.cur.Emit(w, i)
+			default:
+				buf = s.g.Moves(i, buf[:0])
+				if len(buf) == 0 {
+					s.lanes.Set(i, uint64(Loss)<<s.code)
+					s.cur.Emit(w, i)
+				} else {
+					s.lanes.Set(i, uint64(len(buf)))
+				}
+			}
+		}
+		s.bufs[w].buf = buf
+		return nil
+	})
+}
+
+// expandLevel expands every position of the current frontier, all of the
+// given depth, into the next frontier.
+func (s *parSolver) expandLevel(ctx context.Context, depth uint64) error {
+	if !s.cur.Dense() {
+		list := s.cur.List()
+		chunk := parallel.ChunkFor(uint64(len(list)), s.workers, 64)
+		return parallel.For(ctx, s.workers, uint64(len(list)), chunk, func(w int, lo, hi uint64) error {
+			buf := s.bufs[w].buf
+			for _, t := range list[lo:hi] {
+				buf = s.expand(w, t, depth, buf)
+			}
+			s.bufs[w].buf = buf
+			return nil
+		})
+	}
+	words := s.cur.Set().Words()
+	chunk := parallel.ChunkFor(uint64(len(words)), s.workers, 64)
+	err := parallel.For(ctx, s.workers, uint64(len(words)), chunk, func(w int, lo, hi uint64) error {
+		buf := s.bufs[w].buf
+		for wi := lo; wi < hi; wi++ {
+			for x := words[wi]; x != 0; x &= x - 1 {
+				buf = s.expand(w, wi<<6|uint64(bits.TrailingZeros64(x)), depth, buf)
+			}
+			words[wi] = 0
+		}
+		s.bufs[w].buf = buf
+		return nil
+	})
+	s.cur.Taken()
+	return err
+}
+
+// expand writes t's depth into its lane and resolves what t's value decides
+// among its predecessors.
+func (s *parSolver) expand(w int, t, depth uint64, buf []uint64) []uint64 {
+	lanes, code := s.lanes, s.code
+	v := lanes.AtomicGet(t) >> code
+	lanes.Store(t, v<<code|depth)
+	buf = s.g.Unmoves(t, buf[:0])
+	if Value(v) == Loss {
+		for _, p := range buf {
+			if lanes.AtomicGet(p)>>code == 0 && lanes.Or(p, uint64(Win)<<code)>>code == 0 {
+				s.next.Emit(w, p)
+			}
+		}
+		return buf
+	}
+	for _, p := range buf {
+		if lanes.AtomicGet(p)>>code == 0 && lanes.Dec(p) == 0 {
+			lanes.Or(p, uint64(Loss)<<code)
+			s.next.Emit(w, p)
+		}
+	}
+	return buf
+}
+
+var errTooDeep = errors.New("a depth exceeds 2^30-1 plies, the most the parallel engine stores")
+
+// widen moves the lanes to 32 bits when a depth no longer fits in 14.
+func (s *parSolver) widen(ctx context.Context) error {
+	if s.lanes.Width() == 32 {
+		return errTooDeep
+	}
+	old, oldCode := s.lanes, s.code
+	s.lanes = bitset.NewCounters(s.n, 32)
+	s.setWidth(32)
+	return parallel.For(ctx, s.workers, s.n, parallel.ChunkFor(s.n, s.workers, 4096), func(_ int, lo, hi uint64) error {
+		for i := lo; i < hi; i++ {
+			l := old.Get(i)
+			s.lanes.Set(i, l>>oldCode<<s.code|l&(1<<oldCode-1))
+		}
+		return nil
+	})
+}
+
+// result turns the lanes into a Result: 2-bit values, and the lanes kept
+// as the depth array.
+func (s *parSolver) result(ctx context.Context, maxDepth uint64) (*Result, error) {
+	r := &Result{n: s.n, values: bitset.NewPairs(s.n), depths: s.lanes, depthMask: s.payload, maxDepth: maxDepth}
+	err := parallel.For(ctx, s.workers, s.n, parallel.ChunkFor(s.n, s.workers, 4096), func(_ int, lo, hi uint64) error {
+		for i := lo; i < hi; i++ {
+			r.values.Set(i, uint8(s.lanes.Get(i)>>s.code))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.countValues()
+	return r, nil
+}

@@ -1,0 +1,88 @@
+// Package engine holds retro's solvers: the sequential reference
+// (Sequential), the frontier-parallel retrograde pass (Parallel), and the
+// Result they both return, identical index for index.
+package engine
+
+import (
+	"retro/bitset"
+)
+
+// Value is the game-theoretic value of a position for the player to move.
+type Value uint8
+
+// The values. Their numeric codes match implicit.Kind: the engines store a
+// position's value in two bits.
+const (
+	Draw    Value = iota // neither side can force a win: play goes on forever
+	Win                  // the player to move wins
+	Loss                 // the player to move loses
+	Illegal              // the index is no position
+)
+
+var valueNames = [...]string{"draw", "win", "loss", "illegal"}
+
+// String returns "draw", "win", "loss" or "illegal", as GAMES.md writes them.
+func (v Value) String() string {
+	if int(v) < len(valueNames) {
+		return valueNames[v]
+	}
+	return "invalid value"
+}
+
+// Result is the value and depth of every index of a game. Values take two
+// bits per index; depths share a packed counter array of 16 or 32 bits per
+// index (see Depth).
+type Result struct {
+	n         uint64
+	values    bitset.Pairs
+	depths    bitset.Counters
+	depthMask uint64 // the bits of a depths lane that hold the depth
+	counts    [4]uint64
+	maxDepth  uint64
+}
+
+// Size returns the number of indices.
+func (r *Result) Size() uint64 { return r.n }
+
+// Value returns the value of index i.
+func (r *Result) Value(i uint64) Value { return Value(r.values.Get(i)) }
+
+// Depth returns the depth of index i: the number of plies to the end of the
+// game when the winner hurries and the loser delays (GAMES.md). It is 0 for
+// terminal positions and, meaninglessly, for draws and illegal indices.
+func (r *Result) Depth(i uint64) uint64 {
+	if r.values.Get(i)-1 >= 2 {
+		return 0
+	}
+	return r.depths.Get(i) & r.depthMask
+}
+
+// Count returns the number of indices with value v.
+func (r *Result) Count(v Value) uint64 { return r.counts[v&3] }
+
+// MaxDepth returns the largest depth of any win or loss (0 if there is none).
+func (r *Result) MaxDepth() uint64 { return r.maxDepth }
+
+// Bytes returns the memory the result occupies.
+func (r *Result) Bytes() uint64 { return uint64(len(r.values.Words()))*8 + r.depths.Bytes() }
+
+// Diff returns the first index at which a and b differ in value or depth,
+// and false if they are identical (sizes included).
+func Diff(a, b *Result) (uint64, bool) {
+	if a.n != b.n {
+		return min(a.n, b.n), true
+	}
+	for i := range a.n {
+		if a.Value(i) != b.Value(i) || a.Depth(i) != b.Depth(i) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// countValues fills r.counts from r.values.
+func (r *Result) countValues() {
+	for v := range uint8(4) {
+		r.counts[v] = r.values.Count(v, r.n)
+	}
+}

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"context"
+
+	"retro/bitset"
+	"retro/implicit"
+)
+
+// Sequential solves g on one goroutine: the reference that the parallel
+// engine must match index for index. It is the retrograde analysis of seeds
+// 000-004 done iteratively (no recursion, so no stack overflow on big
+// games): a breadth-first pass over resolved positions, level by level, in
+// which a predecessor of a loss becomes a win and a position whose count of
+// moves not known to reach a win drops to zero becomes a loss (seed 004,
+// section 1.2). The level at which a position is resolved is its depth;
+// positions never resolved are draws. O(N + E) time.
+func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
+	width, err := laneWidth(g.MaxMoves(), 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMemory(g, seqBytesPerIndex(width), opt); err != nil {
+		return nil, err
+	}
+	n := g.Size()
+	r := &Result{n: n, values: bitset.NewPairs(n)}
+	// Before a position is resolved, its lane counts its moves not yet known
+	// to lead to a win; afterwards it holds its depth.
+	lanes := bitset.NewCounters(n, width)
+	p := newProgress(opt, n)
+	defer p.stop()
+
+	var cur, next, buf []uint64
+	for s := range n {
+		switch k := g.Classify(s); k {
+		case implicit.Illegal, implicit.TerminalWin, implicit.TerminalLoss:
+			r.values.Set(s, uint8(k))
+			if k != implicit.Illegal {
+				cur = append(cur, s)
+			}
+		default:
+			buf = g.Moves(s, buf[:0])
+			if len(buf) == 0 {
+				r.values.Set(s, uint8(Loss))
+				cur = append(cur, s)
+			}
+			lanes.Set(s, uint64(len(buf)))
+		}
+	}
+
+	var depth uint64
+	for len(cur) > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r.maxDepth = depth
+		p.level(depth, uint64(len(cur)))
+		depth++
+		if depth > lanes.Max() {
+			lanes = lanes.Widen()
+		}
+		next = next[:0]
+		for _, t := range cur {
+			fromLoss := r.values.Get(t) == uint8(Loss)
+			buf = g.Unmoves(t, buf[:0])
+			for _, s := range buf {
+				if r.values.Get(s) != 0 {
+					continue
+				}
+				if fromLoss {
+					r.values.Set(s, uint8(Win))
+				} else if c := lanes.Get(s) - 1; c > 0 {
+					lanes.Set(s, c)
+					continue
+				} else {
+					r.values.Set(s, uint8(Loss))
+				}
+				lanes.Set(s, depth)
+				next = append(next, s)
+			}
+		}
+		cur, next = next, cur
+	}
+	r.depths, r.depthMask = lanes, lanes.Max()
+	r.countValues()
+	return r, nil
+}
+
+// seqBytesPerIndex is the sequential engine's memory per index: values,
+// lanes, and frontier lists that may hold a good part of the positions.
+func seqBytesPerIndex(width uint) float64 { return 0.25 + float64(width)/8 + 4 }

@@ -1,0 +1,61 @@
+// Package implicit says what a game is to retro's solvers: a move generator
+// over a perfect index [0, N) of positions, with predecessors (un-moves)
+// generated on the fly, so that no edge is ever stored. Built-in games live
+// in its sub-packages; Check tests any game against the contract below.
+package implicit
+
+// Kind classifies an index of a game.
+type Kind uint8
+
+// The kinds of index. Their numeric values are the 2-bit codes the engines
+// store per position (0 unresolved, 1 win, 2 loss, 3 illegal).
+const (
+	// Inner is a legal position whose value follows from its moves. An inner
+	// position with no moves is a loss for the player to move (normal play).
+	Inner Kind = iota
+	// TerminalWin is a legal position where the game is over and the player
+	// to move has won.
+	TerminalWin
+	// TerminalLoss is a legal position where the game is over and the player
+	// to move has lost.
+	TerminalLoss
+	// Illegal is an index that is no position (a piece on a wall, two pieces
+	// on one cell, a symmetric image of another index): solvers skip it.
+	Illegal
+)
+
+var kindNames = [...]string{"inner", "terminal win", "terminal loss", "illegal"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "invalid kind"
+}
+
+// Game is a two-player game whose positions are numbered [0, Size()).
+//
+// The contract, which Check tests:
+//   - Moves(s) and Unmoves(t) are defined for legal s and t (Classify not
+//     Illegal) and return only legal indices.
+//   - Terminal positions (TerminalWin, TerminalLoss) have no moves.
+//   - For every legal s and t, t appears among Moves(s) exactly as many times
+//     as s appears among Unmoves(t): repeated moves and self-loops count,
+//     and a terminal s never appears among un-moves.
+//   - No position has more than MaxMoves() moves.
+//
+// Moves and Unmoves append to the caller's buffer and return it, so a solver
+// makes one call per position, not per edge, and no hot path allocates.
+// All methods must be safe for concurrent use by many goroutines.
+type Game interface {
+	// Size returns the number of indices, N.
+	Size() uint64
+	// Classify returns the kind of index s.
+	Classify(s uint64) Kind
+	// Moves appends the positions reachable from s in one move to dst.
+	Moves(s uint64, dst []uint64) []uint64
+	// Unmoves appends the positions that reach t in one move to dst.
+	Unmoves(t uint64, dst []uint64) []uint64
+	// MaxMoves returns an upper bound on the number of moves of any position.
+	MaxMoves() uint64
+}

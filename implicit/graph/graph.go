@@ -1,0 +1,132 @@
+// Package graph is the explicit game: a directed graph whose vertices are
+// positions and whose edges are moves, read from the `graph` text format of
+// GAMES.md and kept as forward and reverse adjacency arrays (CSR) of 32-bit
+// vertex ids, so that a 10^7-vertex, 5*10^7-edge graph takes 8 bytes per
+// vertex and 8 per edge.
+package graph
+
+import (
+	"fmt"
+
+	"retro/implicit"
+)
+
+// MaxVertices is the most vertices, and MaxEdges the most edges, a Graph
+// holds: ids and offsets are 32 bits.
+const (
+	MaxVertices = 1<<32 - 1
+	MaxEdges    = 1<<32 - 1
+)
+
+// Graph is a directed graph with n vertices [0, n) in which a vertex with no
+// out-edges is a loss for the player to move. It implements implicit.Game.
+// A Graph is immutable and safe for concurrent use.
+type Graph struct {
+	fwdOff, fwd []uint32 // out-edges of u: fwd[fwdOff[u]:fwdOff[u+1]], in input order
+	revOff, rev []uint32 // in-edges of v: rev[revOff[v]:revOff[v+1]], by increasing source
+	maxOut      uint64
+}
+
+var _ implicit.Game = (*Graph)(nil)
+
+// FromEdges returns the graph on n vertices with the edges src[i] -> dst[i].
+// It takes over src and dst and drops them once it no longer needs them, so
+// that peak memory stays near the graph's own. It panics if the slices differ
+// in length, an id is out of range, or the counts exceed MaxVertices or
+// MaxEdges (a programming error: parsers check their input first).
+func FromEdges(n uint64, src, dst []uint32) *Graph {
+	if len(src) != len(dst) || n > MaxVertices || uint64(len(src)) > MaxEdges {
+		panic(fmt.Sprintf("graph: FromEdges(%d, %d sources, %d targets)", n, len(src), len(dst)))
+	}
+	g := &Graph{}
+	g.fwdOff = make([]uint32, n+1)
+	for _, u := range src {
+		if uint64(u) >= n {
+			panic(fmt.Sprintf("graph: source %d out of range [0, %d)", u, n))
+		}
+		g.fwdOff[u+1]++
+	}
+	g.fwd = scatter(g.fwdOff, src, dst, n)
+	src, dst = nil, nil // the reverse arrays are built from the forward ones
+	for u := range n {
+		g.maxOut = max(g.maxOut, uint64(g.fwdOff[u+1]-g.fwdOff[u]))
+	}
+
+	g.revOff = make([]uint32, n+1)
+	for _, v := range g.fwd {
+		g.revOff[v+1]++
+	}
+	g.rev = make([]uint32, len(g.fwd))
+	cursor := prefixSums(g.revOff)
+	for u := range uint32(n) {
+		for _, v := range g.fwd[g.fwdOff[u]:g.fwdOff[u+1]] {
+			g.rev[cursor[v]] = u
+			cursor[v]++
+		}
+	}
+	return g
+}
+
+// scatter turns counts (count of u at off[u+1]) into offsets in place and
+// returns the targets grouped by source, each group in input order.
+func scatter(off []uint32, src, dst []uint32, n uint64) []uint32 {
+	out := make([]uint32, len(src))
+	cursor := prefixSums(off)
+	for i, u := range src {
+		v := dst[i]
+		if uint64(v) >= n {
+			panic(fmt.Sprintf("graph: target %d out of range [0, %d)", v, n))
+		}
+		out[cursor[u]] = v
+		cursor[u]++
+	}
+	return out
+}
+
+// prefixSums turns off[u+1] = count(u) into off[u] = start(u) in place and
+// returns a copy of the starts to use as fill cursors.
+func prefixSums(off []uint32) []uint32 {
+	var sum uint32
+	for i := range off {
+		sum += off[i]
+		off[i] = sum
+	}
+	return append([]uint32(nil), off[:len(off)-1]...)
+}
+
+// Size returns the number of vertices.
+func (g *Graph) Size() uint64 { return uint64(len(g.fwdOff) - 1) }
+
+// Edges returns the number of edges.
+func (g *Graph) Edges() uint64 { return uint64(len(g.fwd)) }
+
+// Classify returns implicit.Inner: every vertex is a position, and one with
+// no moves is lost by the player to move.
+func (g *Graph) Classify(uint64) implicit.Kind { return implicit.Inner }
+
+// Moves appends the targets of s's out-edges to dst, in input order.
+func (g *Graph) Moves(s uint64, dst []uint64) []uint64 {
+	for _, v := range g.fwd[g.fwdOff[s]:g.fwdOff[s+1]] {
+		dst = append(dst, uint64(v))
+	}
+	return dst
+}
+
+// Unmoves appends the sources of t's in-edges to dst, in increasing order.
+func (g *Graph) Unmoves(t uint64, dst []uint64) []uint64 {
+	for _, u := range g.rev[g.revOff[t]:g.revOff[t+1]] {
+		dst = append(dst, uint64(u))
+	}
+	return dst
+}
+
+// OutDegree returns the number of moves of s.
+func (g *Graph) OutDegree(s uint64) uint64 { return uint64(g.fwdOff[s+1] - g.fwdOff[s]) }
+
+// MaxMoves returns the largest out-degree.
+func (g *Graph) MaxMoves() uint64 { return g.maxOut }
+
+// Bytes returns the memory held by the adjacency arrays.
+func (g *Graph) Bytes() uint64 {
+	return 4 * uint64(len(g.fwdOff)+len(g.fwd)+len(g.revOff)+len(g.rev))
+}

@@ -1,0 +1,124 @@
+package parallel
+
+import (
+	"sync/atomic"
+
+	"retro/bitset"
+)
+
+// Frontier collects the indices that workers emit during one round of a
+// parallel pass, such as the positions resolved at one level of a retrograde
+// solve, each index at most once. Small rounds stay sparse: each worker
+// appends to its own list. Once the lists together would pass the limit, the
+// round turns dense: every index goes into a shared bit set with an atomic
+// OR, and the lists are poured into it at the end. Either way the result
+// needs no locks, and its memory stays within one bit per index plus the limit's
+// list entries.
+//
+// Use: Reset, then Emit from the workers (worker w only from one goroutine at
+// a time), then Close; afterwards Dense says which form holds the round, and
+// List or Set return it.
+type Frontier struct {
+	perWorker uint64 // list entries a worker keeps before the round turns dense
+	set       bitset.Set
+	lists     []workerList
+	dense     atomic.Bool
+	merged    []uint64
+	isDense   bool
+}
+
+type workerList struct {
+	items []uint64
+	count uint64 // indices this worker emitted this round, whatever the form
+	_     [64 - 32]byte
+}
+
+// NewFrontier returns a frontier for indices [0, n) and the given number of
+// workers; limit is the most list entries it keeps before it turns dense.
+func NewFrontier(n uint64, workers int, limit uint64) *Frontier {
+	return &Frontier{
+		perWorker: max(1, limit/uint64(Workers(workers))),
+		set:       bitset.NewSet(n),
+		lists:     make([]workerList, Workers(workers)),
+	}
+}
+
+// Reset empties the frontier for a new round. A dense round's bit set must
+// have been emptied by its consumer (see TakeWords) or is cleared here.
+func (f *Frontier) Reset() {
+	if f.isDense {
+		f.set.Clear()
+	}
+	for i := range f.lists {
+		f.lists[i].items = f.lists[i].items[:0]
+		f.lists[i].count = 0
+	}
+	f.merged = f.merged[:0]
+	f.dense.Store(false)
+	f.isDense = false
+}
+
+// Emit records index i for worker w.
+func (f *Frontier) Emit(w int, i uint64) {
+	l := &f.lists[w]
+	l.count++
+	if !f.dense.Load() {
+		if uint64(len(l.items)) < f.perWorker {
+			l.items = append(l.items, i)
+			return
+		}
+		f.dense.Store(true)
+	}
+	if len(l.items) > 0 {
+		f.pour(l)
+	}
+	f.set.AtomicAdd(i)
+}
+
+func (f *Frontier) pour(l *workerList) {
+	for _, j := range l.items {
+		f.set.AtomicAdd(j)
+	}
+	l.items = l.items[:0]
+}
+
+// Close ends the round, after all Emit calls have returned, and returns the
+// number of indices emitted.
+func (f *Frontier) Close() uint64 {
+	f.isDense = f.dense.Load()
+	var n uint64
+	for i := range f.lists {
+		l := &f.lists[i]
+		n += l.count
+		if f.isDense {
+			f.pour(l)
+		} else {
+			f.merged = append(f.merged, l.items...)
+		}
+	}
+	return n
+}
+
+// Dense reports whether the closed round is held in the bit set.
+func (f *Frontier) Dense() bool { return f.isDense }
+
+// List returns the indices of a closed sparse round, in no particular order.
+// The slice is reused by the next round.
+func (f *Frontier) List() []uint64 { return f.merged }
+
+// Set returns the bit set of a closed dense round.
+func (f *Frontier) Set() bitset.Set { return f.set }
+
+// TakeWords appends the members held in words [lo, hi) of a dense round's bit
+// set to dst and clears those words, so that the set is empty for the next
+// dense round once every word has been taken. Different workers may take
+// different words at once.
+func (f *Frontier) TakeWords(dst []uint64, lo, hi uint64) []uint64 {
+	dst = f.set.AppendWords(dst, lo, hi)
+	clear(f.set.Words()[lo:hi])
+	return dst
+}
+
+// Taken tells the frontier that a dense round's words have all been taken,
+// so Reset need not clear them again.
+func (f *Frontier) Taken() { f.isDense = false }

@@ -1,0 +1,168 @@
+package parallel
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+func TestForCoversRangeOnce(t *testing.T) {
+	for _, n := range []uint64{0, 1, 63, 64, 65, 1000, 100003} {
+		for _, workers := range []int{1, 2, 3, 8} {
+			for _, chunk := range []uint64{1, 64, 100, 4096} {
+				hits := make([]atomic.Int32, n)
+				var calls atomic.Int64
+				err := For(context.Background(), workers, n, chunk, func(w int, lo, hi uint64) error {
+					if w < 0 || w >= workers {
+						t.Errorf("worker %d out of range", w)
+					}
+					if lo%64 != 0 || (hi != n && hi%64 != 0) {
+						t.Errorf("chunk [%d, %d) not on 64-boundaries", lo, hi)
+					}
+					calls.Add(1)
+					for i := lo; i < hi; i++ {
+						hits[i].Add(1)
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range hits {
+					if hits[i].Load() != 1 {
+						t.Fatalf("n=%d workers=%d chunk=%d: index %d visited %d times", n, workers, chunk, i, hits[i].Load())
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestForWorkerExclusive checks that a worker id never runs twice at once.
+func TestForWorkerExclusive(t *testing.T) {
+	busy := make([]atomic.Bool, 4)
+	err := For(context.Background(), 4, 1<<16, 64, func(w int, lo, hi uint64) error {
+		if busy[w].Swap(true) {
+			t.Errorf("worker %d runs twice at once", w)
+		}
+		busy[w].Store(false)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestForError(t *testing.T) {
+	boom := errors.New("boom")
+	var after atomic.Int64
+	err := For(context.Background(), 2, 1<<20, 64, func(w int, lo, hi uint64) error {
+		if lo == 64*10 {
+			return boom
+		}
+		if lo > 64*1000 {
+			after.Add(1)
+		}
+		return nil
+	})
+	if err != boom {
+		t.Fatalf("For returned %v, want boom", err)
+	}
+	if after.Load() > 1000 {
+		t.Fatalf("%d chunks ran long after the error", after.Load())
+	}
+}
+
+func TestForCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ran := false
+	err := For(ctx, 2, 1000, 64, func(int, uint64, uint64) error { ran = true; return nil })
+	if err != context.Canceled || ran {
+		t.Fatalf("For on a cancelled context: err %v, ran %v", err, ran)
+	}
+}
+
+func TestChunkFor(t *testing.T) {
+	for _, tc := range []struct {
+		n        uint64
+		workers  int
+		minChunk uint64
+	}{{0, 1, 1}, {100, 2, 64}, {1 << 30, 16, 4096}, {5000, 3, 100}} {
+		c := ChunkFor(tc.n, tc.workers, tc.minChunk)
+		if c%64 != 0 || c < tc.minChunk || c == 0 {
+			t.Errorf("ChunkFor(%d, %d, %d) = %d", tc.n, tc.workers, tc.minChunk, c)
+		}
+	}
+}
+
+// emitAll has workers emit disjoint shares of the given indices into f.
+func emitAll(t *testing.T, f *Frontier, workers int, items []uint64) {
+	t.Helper()
+	f.Reset()
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := w; k < len(items); k += workers {
+				f.Emit(w, items[k])
+			}
+		}()
+	}
+	wg.Wait()
+	if got := f.Close(); got != uint64(len(items)) {
+		t.Fatalf("Close = %d, want %d", got, len(items))
+	}
+}
+
+func members(f *Frontier) []uint64 {
+	var got []uint64
+	if f.Dense() {
+		got = f.Set().AppendWords(nil, 0, uint64(len(f.Set().Words())))
+	} else {
+		got = slices.Clone(f.List())
+		slices.Sort(got)
+	}
+	return got
+}
+
+func TestFrontierSparseAndDense(t *testing.T) {
+	const n, workers = 10000, 4
+	f := NewFrontier(n, workers, 100)
+	small := []uint64{5, 17, 9000, 64, 63}
+	for round := range 3 {
+		emitAll(t, f, workers, small)
+		if f.Dense() {
+			t.Fatalf("round %d: 5 indices made the frontier dense", round)
+		}
+		want := slices.Sorted(slices.Values(small))
+		if got := members(f); !slices.Equal(got, want) {
+			t.Fatalf("round %d: sparse members %v, want %v", round, got, want)
+		}
+
+		var big []uint64
+		for i := uint64(0); i < n; i += 3 {
+			big = append(big, i)
+		}
+		emitAll(t, f, workers, big)
+		if !f.Dense() {
+			t.Fatalf("round %d: %d indices left the frontier sparse", round, len(big))
+		}
+		if got := members(f); !slices.Equal(got, big) {
+			t.Fatalf("round %d: dense frontier has %d members, want %d", round, len(got), len(big))
+		}
+		if round == 1 {
+			// Consume the dense round the way the engine does.
+			var taken []uint64
+			taken = f.TakeWords(taken, 0, uint64(len(f.Set().Words())))
+			f.Taken()
+			if !slices.Equal(taken, big) || f.Set().Count() != 0 {
+				t.Fatal("TakeWords did not return and clear the members")
+			}
+		}
+	}
+}
