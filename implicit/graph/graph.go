@@ -7,8 +7,10 @@ package graph
 
 import (
 	"fmt"
+	"sync"
 
 	"retro/implicit"
+	"retro/parallel"
 )
 
 // MaxVertices is the most vertices, and MaxEdges the most edges, a Graph
@@ -30,57 +32,84 @@ type Graph struct {
 var _ implicit.Game = (*Graph)(nil)
 
 // FromEdges returns the graph on n vertices with the edges src[i] -> dst[i].
-// It takes over src and dst and drops them once it no longer needs them, so
-// that peak memory stays near the graph's own. It panics if the slices differ
-// in length, an id is out of range, or the counts exceed MaxVertices or
-// MaxEdges (a programming error: parsers check their input first).
+// It takes over src and dst: dst's storage becomes the reverse adjacency
+// array, so that peak memory stays near the graph's own. It panics if the
+// slices differ in length, an id is out of range, or the counts exceed
+// MaxVertices or MaxEdges (a programming error: parsers check their input
+// first). The work is spread over all cores; the result does not depend on
+// their number.
 func FromEdges(n uint64, src, dst []uint32) *Graph {
 	if len(src) != len(dst) || n > MaxVertices || uint64(len(src)) > MaxEdges {
 		panic(fmt.Sprintf("graph: FromEdges(%d, %d sources, %d targets)", n, len(src), len(dst)))
 	}
-	g := &Graph{}
-	g.fwdOff = make([]uint32, n+1)
-	for _, u := range src {
-		if uint64(u) >= n {
-			panic(fmt.Sprintf("graph: source %d out of range [0, %d)", u, n))
+	for i := range src {
+		if uint64(src[i]) >= n || uint64(dst[i]) >= n {
+			panic(fmt.Sprintf("graph: edge %d -> %d out of range [0, %d)", src[i], dst[i], n))
 		}
-		g.fwdOff[u+1]++
 	}
-	g.fwd = scatter(g.fwdOff, src, dst, n)
-	src, dst = nil, nil // the reverse arrays are built from the forward ones
+	g := &Graph{fwdOff: make([]uint32, n+1), revOff: make([]uint32, n+1)}
+
+	// Each worker owns a range of vertex ids and scans all edges, writing
+	// only the entries of its own vertices: no atomics, no sharing, and
+	// every adjacency list keeps a deterministic order (out-edges in input
+	// order, in-edges by increasing source).
+	ranges := vertexRanges(n, parallel.Workers(0))
+	inRanges(ranges, func(lo, span uint32) {
+		for i, u := range src {
+			if u-lo < span {
+				g.fwdOff[u+1]++
+			}
+			if v := dst[i]; v-lo < span {
+				g.revOff[v+1]++
+			}
+		}
+	})
+	g.fwd = make([]uint32, len(src))
+	cursor := prefixSums(g.fwdOff)
+	inRanges(ranges, func(lo, span uint32) {
+		for i, u := range src {
+			if u-lo < span {
+				g.fwd[cursor[u]] = dst[i]
+				cursor[u]++
+			}
+		}
+	})
+	src = nil
+	g.rev, dst = dst, nil // dst is no longer needed: reuse its storage
+	cursor = prefixSums(g.revOff)
+	inRanges(ranges, func(lo, span uint32) {
+		for u := range uint32(n) {
+			for _, v := range g.fwd[g.fwdOff[u]:g.fwdOff[u+1]] {
+				if v-lo < span {
+					g.rev[cursor[v]] = u
+					cursor[v]++
+				}
+			}
+		}
+	})
 	for u := range n {
 		g.maxOut = max(g.maxOut, uint64(g.fwdOff[u+1]-g.fwdOff[u]))
-	}
-
-	g.revOff = make([]uint32, n+1)
-	for _, v := range g.fwd {
-		g.revOff[v+1]++
-	}
-	g.rev = make([]uint32, len(g.fwd))
-	cursor := prefixSums(g.revOff)
-	for u := range uint32(n) {
-		for _, v := range g.fwd[g.fwdOff[u]:g.fwdOff[u+1]] {
-			g.rev[cursor[v]] = u
-			cursor[v]++
-		}
 	}
 	return g
 }
 
-// scatter turns counts (count of u at off[u+1]) into offsets in place and
-// returns the targets grouped by source, each group in input order.
-func scatter(off []uint32, src, dst []uint32, n uint64) []uint32 {
-	out := make([]uint32, len(src))
-	cursor := prefixSums(off)
-	for i, u := range src {
-		v := dst[i]
-		if uint64(v) >= n {
-			panic(fmt.Sprintf("graph: target %d out of range [0, %d)", v, n))
-		}
-		out[cursor[u]] = v
-		cursor[u]++
+// vertexRanges splits [0, n) into up to w ranges [lo, lo+span).
+func vertexRanges(n uint64, w int) [][2]uint32 {
+	step := max(1, (n+uint64(w)-1)/uint64(w))
+	var r [][2]uint32
+	for lo := uint64(0); lo < n; lo += step {
+		r = append(r, [2]uint32{uint32(lo), uint32(min(step, n-lo))})
 	}
-	return out
+	return r
+}
+
+// inRanges runs body once per range, all at once.
+func inRanges(ranges [][2]uint32, body func(lo, span uint32)) {
+	var wg sync.WaitGroup
+	for _, r := range ranges {
+		wg.Go(func() { body(r[0], r[1]) })
+	}
+	wg.Wait()
 }
 
 // prefixSums turns off[u+1] = count(u) into off[u] = start(u) in place and

@@ -56,9 +56,11 @@ func Read(r io.Reader, maxBytes uint64) (*Graph, error) {
 		if err != nil {
 			return nil, err
 		}
-		u, v, err := p.pair(line, "edge `u v`", n)
-		if err != nil {
-			return nil, err
+		u, v, ok := edgeLine(line, n)
+		if !ok {
+			if _, _, err := p.pair(line, "edge `u v`", n); err != nil {
+				return nil, err
+			}
 		}
 		src[i], dst[i] = uint32(u), uint32(v)
 	}
@@ -108,6 +110,43 @@ func (p *parser) next() ([]byte, error) {
 		}
 		return b[i:], nil
 	}
+}
+
+// edgeLine is the fast path for an edge line: two decimal numbers below n,
+// separated by blanks, optionally followed by blanks. It reports false for
+// anything else, which pair then parses again to say what is wrong.
+func edgeLine(b []byte, n uint64) (u, v uint64, ok bool) {
+	i := 0
+	u, i, ok = digits(b, i)
+	if !ok || i == len(b) || (b[i] != ' ' && b[i] != '\t') {
+		return 0, 0, false
+	}
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	v, i, ok = digits(b, i)
+	if !ok {
+		return 0, 0, false
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return 0, 0, false
+		}
+	}
+	return u, v, u < n && v < n
+}
+
+// digits parses the decimal number at b[i:], of at most 10 digits.
+func digits(b []byte, i int) (v uint64, end int, ok bool) {
+	start := i
+	for ; i < len(b) && i-start <= 10; i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + uint64(c)
+	}
+	return v, i, i > start && i-start <= 10
 }
 
 // pair parses a line of exactly two non-negative integers, each below limit.
