@@ -27,6 +27,7 @@ type game struct {
 
 var games = map[string]*game{
 	"graph": graphGame,
+	"pawns": pawnsGame,
 }
 
 // solveConfig holds the flags that every game shares.
