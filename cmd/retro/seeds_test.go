@@ -5,10 +5,12 @@ import (
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"retro/bench"
 	"retro/implicit/pawns"
+	"retro/implicit/police"
 )
 
 // seedProgram returns the path of one of the seeds' C++ programs, or skips
@@ -81,5 +83,41 @@ func TestPawnsAgainstSeed(t *testing.T) {
 				t.Fatalf("batch %d, %v: exit %d %s\nretro:\n%s\nseed 001:\n%s\ninput:\n%s", batch, args, code, errs, got, want, in.String())
 			}
 		}
+	}
+}
+
+// TestPoliceAgainstSeed compares `retro solve police` with seed 003's own
+// program on 300 random boards of up to 100 cells. The seed prints no
+// depth, so the verdicts are compared.
+func TestPoliceAgainstSeed(t *testing.T) {
+	prog := seedProgram(t, bench.PoliceSeed)
+	boards := 300
+	if testing.Short() {
+		boards = 40
+	}
+	verdicts := map[string]int{}
+	for seed := range uint64(boards) {
+		r := rand.New(rand.NewPCG(seed, 4))
+		rows := 1 + r.IntN(10)
+		cols := 1 + r.IntN(100/rows)
+		if rows*cols < 2 {
+			cols = 2
+		}
+		b := police.Random(rows, cols, []float64{0, 0.1, 0.2, 0.35}[r.IntN(4)], []float64{0, 0.02, 0.05, 0.15}[r.IntN(4)], seed)
+		in := b.String()
+		want := runSeed(t, prog, []byte(in))
+		for _, args := range [][]string{{"solve", "police", "-"}, {"solve", "police", "-engine", "seq", "-"}, {"solve", "police", "-workers", "4", "-"}} {
+			got, errs, code := retro(t, in, args...)
+			if code != 0 {
+				t.Fatalf("board seed %d, %v: exit %d: %s", seed, args, code, errs)
+			}
+			if verdict, _, _ := strings.Cut(got, " in "); strings.TrimSpace(verdict) != strings.TrimSpace(want) {
+				t.Fatalf("board seed %d, %v: retro says %q, seed 003 says %q\n%s", seed, args, got, want, in)
+			}
+		}
+		verdicts[strings.TrimSpace(want)]++
+	}
+	if len(verdicts) < 3 {
+		t.Fatalf("the random boards gave only the verdicts %v: the cross-check needs all three", verdicts)
 	}
 }

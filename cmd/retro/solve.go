@@ -26,8 +26,9 @@ type game struct {
 }
 
 var games = map[string]*game{
-	"graph": graphGame,
-	"pawns": pawnsGame,
+	"graph":  graphGame,
+	"pawns":  pawnsGame,
+	"police": policeGame,
 }
 
 // solveConfig holds the flags that every game shares.

@@ -1,0 +1,186 @@
+// Package police is the policeman-and-thief game of seeds 000 and 003 as an
+// implicit game, on boards of any size that memory allows (GAMES.md,
+// section `police`).
+//
+// A position is (policeman cell p, thief cell q, whose turn) over the
+// board's free cells, numbered 0..F-1 in reading order, so walls cost no
+// index: index = (p*F + q)*2 + turn, turn 0 for the policeman and 1 for the
+// thief. A pass is a move to the neighbouring index.
+package police
+
+import (
+	"retro/implicit"
+)
+
+// Cell kinds of a board.
+const (
+	Free = iota
+	Wall
+	Exit
+)
+
+// Board is a starting position: the cells, row by row, and where the
+// policeman and the thief stand (row, column), counted from 0.
+type Board struct {
+	Rows, Cols int
+	Cells      []uint8 // Rows*Cols cell kinds, row by row
+	Police     [2]int
+	Thief      [2]int
+}
+
+// At returns the kind of the cell at row r, column c.
+func (b *Board) At(r, c int) uint8 { return b.Cells[r*b.Cols+c] }
+
+// Game is the policeman-and-thief game on one board. It implements
+// implicit.Game and is safe for concurrent use.
+type Game struct {
+	free  uint64
+	exit  []bool     // exit[cell]: the cell is an exit
+	moves [][8]int32 // the free neighbours of each cell: 4 along the axes first, then 4 diagonals; -1 where there is none
+	start uint64
+}
+
+var _ implicit.Game = (*Game)(nil)
+
+// Whose turn, the lowest bit of an index.
+const (
+	policeTurn = 0
+	thiefTurn  = 1
+)
+
+// New returns the game on board b, whose pieces must stand on free or exit
+// cells (Parse checks this).
+func New(b *Board) *Game {
+	g := &Game{}
+	id := make([]int32, len(b.Cells))
+	for i, k := range b.Cells {
+		id[i] = -1
+		if k != Wall {
+			id[i] = int32(g.free)
+			g.free++
+			g.exit = append(g.exit, k == Exit)
+		}
+	}
+	cell := func(r, c int) int32 {
+		if r < 0 || r >= b.Rows || c < 0 || c >= b.Cols {
+			return -1
+		}
+		return id[r*b.Cols+c]
+	}
+	dirs := [8][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {-1, 1}, {1, -1}, {1, 1}}
+	for r := range b.Rows {
+		for c := range b.Cols {
+			if id[r*b.Cols+c] < 0 {
+				continue
+			}
+			var nb [8]int32
+			for d, dd := range dirs {
+				nb[d] = cell(r+dd[0], c+dd[1])
+			}
+			g.moves = append(g.moves, nb)
+		}
+	}
+	p := uint64(cell(b.Police[0], b.Police[1]))
+	q := uint64(cell(b.Thief[0], b.Thief[1]))
+	g.start = g.index(p, q, policeTurn)
+	return g
+}
+
+func (g *Game) index(p, q, turn uint64) uint64 { return (p*g.free+q)<<1 | turn }
+
+func (g *Game) unrank(s uint64) (p, q, turn uint64) {
+	pq := s >> 1
+	return pq / g.free, pq % g.free, s & 1
+}
+
+// Start returns the index of the starting position, the policeman to move.
+func (g *Game) Start() uint64 { return g.start }
+
+// Size returns 2F^2 for F free cells.
+func (g *Game) Size() uint64 { return 2 * g.free * g.free }
+
+// MaxMoves returns 9: eight steps and a pass for the policeman.
+func (g *Game) MaxMoves() uint64 { return 9 }
+
+// Classify applies the rules of GAMES.md: on the same cell the policeman
+// has won; the thief on an exit without the policeman has won; whoever is
+// to move.
+func (g *Game) Classify(s uint64) implicit.Kind {
+	return g.classify(g.unrank(s))
+}
+
+func (g *Game) classify(p, q, turn uint64) implicit.Kind {
+	switch {
+	case p == q:
+		if turn == policeTurn {
+			return implicit.TerminalWin
+		}
+		return implicit.TerminalLoss
+	case g.exit[q]:
+		if turn == thiefTurn {
+			return implicit.TerminalWin
+		}
+		return implicit.TerminalLoss
+	}
+	return implicit.Inner
+}
+
+// over reports whether a position with the policeman on p and the thief on
+// q is over, whoever is to move.
+func (g *Game) over(p, q uint64) bool { return p == q || g.exit[q] }
+
+// Moves appends the positions one move away from s: a step (8 directions
+// for the policeman, 4 for the thief) or a pass.
+func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
+	p, q, turn := g.unrank(s)
+	if g.over(p, q) {
+		return dst
+	}
+	if turn == policeTurn {
+		dst = append(dst, g.index(p, q, thiefTurn))
+		for _, n := range g.moves[p] {
+			if n >= 0 {
+				dst = append(dst, g.index(uint64(n), q, thiefTurn))
+			}
+		}
+		return dst
+	}
+	dst = append(dst, g.index(p, q, policeTurn))
+	for _, n := range g.moves[q][:4] {
+		if n >= 0 {
+			dst = append(dst, g.index(p, uint64(n), policeTurn))
+		}
+	}
+	return dst
+}
+
+// Unmoves appends the positions one move before t that were not over: the
+// piece that just moved came from a neighbouring cell or passed.
+func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
+	p, q, turn := g.unrank(t)
+	if turn == thiefTurn {
+		// The policeman moved last; the thief stood on q throughout.
+		if g.exit[q] {
+			return dst
+		}
+		if p != q {
+			dst = append(dst, g.index(p, q, policeTurn))
+		}
+		for _, n := range g.moves[p] {
+			if n >= 0 && uint64(n) != q {
+				dst = append(dst, g.index(uint64(n), q, policeTurn))
+			}
+		}
+		return dst
+	}
+	// The thief moved last; the policeman stood on p throughout.
+	if !g.over(p, q) {
+		dst = append(dst, g.index(p, q, thiefTurn))
+	}
+	for _, n := range g.moves[q][:4] {
+		if n >= 0 && !g.over(p, uint64(n)) {
+			dst = append(dst, g.index(p, uint64(n), thiefTurn))
+		}
+	}
+	return dst
+}
