@@ -2,6 +2,7 @@ package bitset
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -290,5 +291,23 @@ func TestCountersOr(t *testing.T) {
 	}
 	if c.Get(3) != 0xc005 || c.Get(2) != 0 || c.Get(4) != 0 {
 		t.Fatalf("after Or: %x %x %x", c.Get(2), c.Get(3), c.Get(4))
+	}
+}
+
+// TestLargeArrays covers arrays past hugeMin, which are mapped outside the
+// Go heap, and their release once unreachable.
+func TestLargeArrays(t *testing.T) {
+	for round := range 3 {
+		n := uint64(hugeMin*8 + 12345)
+		s := NewSet(n)
+		c := NewCounters(n/4, 16)
+		for i := uint64(0); i < n; i += 4097 {
+			s.Add(i)
+		}
+		c.Set(n/4-1, 777)
+		if got, want := s.Count(), (n+4096)/4097; got != want || c.Get(n/4-1) != 777 {
+			t.Fatalf("round %d: Count = %d, want %d; counter %d", round, got, want, c.Get(n/4-1))
+		}
+		runtime.GC()
 	}
 }

@@ -15,10 +15,11 @@ import (
 // stays inside the lane. Neighbouring lanes may be updated concurrently.
 type Counters struct {
 	words []uint64
-	n     uint64 // number of counters
-	shift uint   // log2 of the lanes per word: 2 for 16-bit lanes, 1 for 32-bit
-	width uint   // bits per lane
-	max   uint64 // largest value a lane holds
+	mem   *mapping // keeps mapped words alive
+	n     uint64   // number of counters
+	shift uint     // log2 of the lanes per word: 2 for 16-bit lanes, 1 for 32-bit
+	width uint     // bits per lane
+	max   uint64   // largest value a lane holds
 }
 
 // NewCounters returns n counters of the given width in bits (16 or 32), all zero.
@@ -33,14 +34,21 @@ func NewCounters(n uint64, width uint) Counters {
 		panic(fmt.Sprintf("bitset: counter width %d, want 16 or 32", width))
 	}
 	lanes := uint64(1) << shift
+	w, m := allocWords((n + lanes - 1) / lanes)
 	return Counters{
-		words: make([]uint64, (n+lanes-1)/lanes),
+		words: w,
+		mem:   m,
 		n:     n,
 		shift: shift,
 		width: width,
 		max:   1<<width - 1,
 	}
 }
+
+// Words returns the backing words: counter i is bits width*(i%lanes) and up
+// of word i/lanes, lanes = 64/width. They stay valid while c (or a copy) is
+// reachable.
+func (c Counters) Words() []uint64 { return c.words }
 
 // Len returns the number of counters.
 func (c Counters) Len() uint64 { return c.n }

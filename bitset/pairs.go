@@ -6,14 +6,17 @@ import "sync/atomic"
 // The zero value has length 0; NewPairs makes one of a given length.
 type Pairs struct {
 	words []uint64
+	mem   *mapping // keeps mapped words alive
 }
 
 // NewPairs returns n 2-bit values, all zero.
 func NewPairs(n uint64) Pairs {
-	return Pairs{words: make([]uint64, (n+31)/32)}
+	w, m := allocWords((n + 31) / 32)
+	return Pairs{words: w, mem: m}
 }
 
-// Words returns the backing words; value i is bits 2*(i%32) and up of word i/32.
+// Words returns the backing words; value i is bits 2*(i%32) and up of word
+// i/32. They stay valid while p (or a copy) is reachable.
 func (p Pairs) Words() []uint64 { return p.words }
 
 // Get returns value i.

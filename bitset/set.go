@@ -9,14 +9,17 @@ import (
 // The zero value is an empty set of capacity 0; NewSet makes one of a given capacity.
 type Set struct {
 	words []uint64
+	mem   *mapping // keeps mapped words alive
 }
 
 // NewSet returns an empty set that can hold the integers [0, n).
 func NewSet(n uint64) Set {
-	return Set{words: make([]uint64, (n+63)/64)}
+	w, m := allocWords((n + 63) / 64)
+	return Set{words: w, mem: m}
 }
 
-// Words returns the set's backing words; bit i of the set is bit i%64 of word i/64.
+// Words returns the set's backing words; bit i of the set is bit i%64 of word
+// i/64. They stay valid while s (or a copy) is reachable.
 func (s Set) Words() []uint64 { return s.words }
 
 // Len returns the capacity of the set in bits (a multiple of 64).

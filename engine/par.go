@@ -97,9 +97,11 @@ func (s *parSolver) setWidth(width uint) {
 }
 
 func (s *parSolver) solve(ctx context.Context) (*Result, error) {
+	s.prog.setPhase("classifying")
 	if err := s.classify(ctx); err != nil {
 		return nil, err
 	}
+	s.prog.setPhase("")
 	var depth, maxDepth uint64
 	for {
 		count := s.cur.Close()
@@ -120,7 +122,8 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 		s.cur, s.next = s.next, s.cur
 		depth++
 	}
-	s.cur, s.next = nil, nil
+	s.cur, s.next = nil, nil // the frontiers' memory goes before the values'
+	s.prog.setPhase("collecting values")
 	return s.result(ctx, maxDepth)
 }
 
@@ -233,9 +236,25 @@ func (s *parSolver) widen(ctx context.Context) error {
 // as the depth array.
 func (s *parSolver) result(ctx context.Context, maxDepth uint64) (*Result, error) {
 	r := &Result{n: s.n, values: bitset.NewPairs(s.n), depths: s.lanes, depthMask: s.payload, maxDepth: maxDepth}
-	err := parallel.For(ctx, s.workers, s.n, parallel.ChunkFor(s.n, s.workers, 4096), func(_ int, lo, hi uint64) error {
+	vw, lw := r.values.Words(), s.lanes.Words()
+	width := s.lanes.Width()
+	perWord := 64 / width // lanes per lane word
+	err := parallel.For(ctx, s.workers, uint64(len(vw)), parallel.ChunkFor(uint64(len(vw)), s.workers, 64), func(_ int, lo, hi uint64) error {
+		// Value word i holds the codes of lanes 32i..32i+31: the top two
+		// bits of each lane, gathered word by word.
 		for i := lo; i < hi; i++ {
-			r.values.Set(i, uint8(s.lanes.Get(i)>>s.code))
+			var v uint64
+			first := i * 32 / uint64(perWord)
+			for j := range 32 / perWord {
+				if first+uint64(j) >= uint64(len(lw)) {
+					break
+				}
+				x := lw[first+uint64(j)]
+				for l := range perWord {
+					v |= (x >> (l*width + s.code) & 3) << (2 * (j*perWord + l))
+				}
+			}
+			vw[i] = v
 		}
 		return nil
 	})

@@ -11,6 +11,7 @@ import (
 type progress struct {
 	n        uint64
 	start    time.Time
+	phase    atomic.Pointer[string] // what the solve is doing, when not expanding a level
 	depth    atomic.Uint64
 	resolved atomic.Uint64 // positions resolved at the levels already started
 	done     chan struct{}
@@ -36,6 +37,10 @@ func newProgress(opt Options, n uint64) *progress {
 				return
 			case <-t.C:
 				el := time.Since(p.start)
+				if ph := p.phase.Load(); ph != nil {
+					fmt.Fprintf(opt.Progress, "retro: %s, %d positions, %v\n", *ph, p.n, el.Round(time.Millisecond))
+					continue
+				}
 				res := p.resolved.Load()
 				fmt.Fprintf(opt.Progress, "retro: level %d, %d of %d positions resolved (%.1f%%), %.3g positions/s, %v\n",
 					p.depth.Load(), res, p.n, 100*float64(res)/float64(max(p.n, 1)),
@@ -44,6 +49,19 @@ func newProgress(opt Options, n uint64) *progress {
 		}
 	}()
 	return p
+}
+
+// setPhase records what the solve does outside the levels ("" while it
+// expands levels).
+func (p *progress) setPhase(what string) {
+	if p == nil {
+		return
+	}
+	if what == "" {
+		p.phase.Store(nil)
+		return
+	}
+	p.phase.Store(&what)
 }
 
 // level records that the level of the given depth, with frontier positions,

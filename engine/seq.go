@@ -32,6 +32,7 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 	defer p.stop()
 
 	var cur, next, buf []uint64
+	p.setPhase("classifying")
 	for s := range n {
 		switch k := g.Classify(s); k {
 		case implicit.Illegal, implicit.TerminalWin, implicit.TerminalLoss:
@@ -49,6 +50,7 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 		}
 	}
 
+	p.setPhase("")
 	var depth uint64
 	for len(cur) > 0 {
 		if err := ctx.Err(); err != nil {

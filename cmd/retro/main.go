@@ -16,11 +16,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	// The solvers' state is a few huge pointer-free arrays, cheap to scan:
+	// collecting garbage early keeps peak memory near the live arrays.
+	debug.SetGCPercent(20)
 	env := &env{
 		ctx:        ctx,
 		stdin:      os.Stdin,

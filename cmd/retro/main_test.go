@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,5 +106,22 @@ func TestProgressGoesToStderr(t *testing.T) {
 	}
 	if out.String() != "0 win 1\n1 loss 0\n" {
 		t.Fatalf("stdout %q", out.String())
+	}
+}
+
+// TestProfileCPU writes a CPU profile and reads it back with go tool pprof.
+func TestProfileCPU(t *testing.T) {
+	dir := t.TempDir()
+	_, errs, code := retro(t, "", "solve", "graph", "-profile", "cpu", "-profile-dir", dir, "../../examples/small.graph")
+	path := filepath.Join(dir, "cpu.pprof")
+	if code != 0 || !strings.Contains(errs, "cpu profile written to "+path) {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	out, err := exec.Command("go", "tool", "pprof", "-top", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go tool pprof -top %s: %v\n%s", path, err, out)
+	}
+	if _, errs, code := retro(t, "", "solve", "graph", "-profile", "heap", "../../examples/small.graph"); code != 2 {
+		t.Fatalf("-profile heap: exit %d, stderr %q", code, errs)
 	}
 }

@@ -38,6 +38,8 @@ type solveConfig struct {
 	workers   int
 	progress  bool
 	maxMemory byteSize
+	profile   string
+	profDir   string
 	env       *env
 }
 
@@ -49,6 +51,8 @@ func newSolveFlags(g *game, e *env) (*flag.FlagSet, *solveConfig) {
 	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine (default GOMAXPROCS)")
 	fs.BoolVar(&c.progress, "progress", false, "print progress lines to standard error (default when it is a terminal)")
 	fs.Var(&c.maxMemory, "max-memory", "refuse solves that need more than this `size` of memory, e.g. 512M or 8G (default: the machine's memory)")
+	fs.StringVar(&c.profile, "profile", "", "write a `kind` of pprof profile of the solve: cpu, mem, block, mutex or trace")
+	fs.StringVar(&c.profDir, "profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")
 	if g.flags != nil {
 		g.flags(fs)
 	}
@@ -92,11 +96,22 @@ func solveCmd(args []string, e *env) error {
 	if fs.NArg() != 1 {
 		return usagef("solve %s: want one input FILE (or - for standard input), got %d arguments", args[0], fs.NArg())
 	}
+	mode, ok := profileModes[c.profile]
+	if !ok {
+		return usagef("solve %s: -profile %q: want cpu, mem, block, mutex or trace", args[0], c.profile)
+	}
 	in, name, closeIn, err := openInput(fs.Arg(0), e)
 	if err != nil {
 		return err
 	}
 	defer closeIn()
+	if mode != nil {
+		stop, err := startProfile(mode, c.profDir, c.profile, e)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	out := bufio.NewWriterSize(e.stdout, 1<<16)
 	if err := g.solve(c, in, name, out); err != nil {
 		return err

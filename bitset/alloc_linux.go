@@ -1,0 +1,28 @@
+package bitset
+
+import (
+	"runtime"
+	"syscall"
+	"unsafe"
+)
+
+const madvHugepage = 14 // MADV_HUGEPAGE, missing from package syscall
+
+// allocWords returns n zero words. Large arrays are mapped directly and
+// advised to use transparent huge pages; the returned mapping must stay
+// reachable (the array types hold it) for as long as the words are used.
+func allocWords(n uint64) ([]uint64, *mapping) {
+	size := n * 8
+	if size < hugeMin || size > 1<<46 {
+		return make([]uint64, n), nil
+	}
+	const huge = 2 << 20
+	b, err := syscall.Mmap(-1, 0, int((size+huge-1)&^(huge-1)), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return make([]uint64, n), nil
+	}
+	syscall.Madvise(b, madvHugepage) // only advice: without it the pages are small
+	m := &mapping{}
+	runtime.AddCleanup(m, func(b []byte) { syscall.Munmap(b) }, b)
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), n), m
+}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package bitset
+
+// allocWords returns n zero words from the Go heap.
+func allocWords(n uint64) ([]uint64, *mapping) { return make([]uint64, n), nil }

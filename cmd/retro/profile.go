@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/pkg/profile"
+)
+
+// profileModes maps the -profile values to github.com/pkg/profile modes;
+// "" (no profile) maps to nil.
+var profileModes = map[string]func(*profile.Profile){
+	"":      nil,
+	"cpu":   profile.CPUProfile,
+	"mem":   profile.MemProfile,
+	"block": profile.BlockProfile,
+	"mutex": profile.MutexProfile,
+	"trace": profile.TraceProfile,
+}
+
+var profileFiles = map[string]string{
+	"cpu": "cpu.pprof", "mem": "mem.pprof", "block": "block.pprof", "mutex": "mutex.pprof", "trace": "trace.out",
+}
+
+// startProfile starts a profile of the given kind into dir and returns the
+// function that stops it and says where the file is.
+func startProfile(mode func(*profile.Profile), dir, kind string, e *env) (func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("-profile-dir: %v", err)
+	}
+	p := profile.Start(mode, profile.ProfilePath(dir), profile.NoShutdownHook, profile.Quiet)
+	return func() {
+		p.Stop()
+		fmt.Fprintf(e.stderr, "retro: %s profile written to %s\n", kind, filepath.Join(dir, profileFiles[kind]))
+	}, nil
+}
