@@ -5,9 +5,13 @@
 //
 // A position is (red pawn a, red pawn b, black pawn c) over the board's
 // free cells, numbered 0..F-1 in reading order. The red pawns are
-// interchangeable, so only a < b is indexed: index = rank(a, b)*F + c with
-// rank(a, b) = b(b-1)/2 + a, which is dense: F^2(F-1)/2 indices, none of
-// them on a wall. Whose turn it is follows from the position itself: every
+// interchangeable, so only a < b is indexed. The black pawn never moves
+// down, so the positions with black below its starting row are never
+// reached from the start, and no position above them leads to them: the
+// index leaves them out, and c ranges over the K free cells in rows up to
+// black's starting row (ids 0..K-1, thanks to the reading order). So
+// index = rank(a, b)*K + c with rank(a, b) = b(b-1)/2 + a: F(F-1)K/2
+// indices, none of them on a wall, often half of what all rows would take. Whose turn it is follows from the position itself: every
 // move changes one coordinate by one, so the parity of the sum of all
 // coordinates flips with every ply, and Red is to move exactly when it
 // equals the parity at the start (swapping the red pawns keeps it).
@@ -33,11 +37,13 @@ type Board struct {
 // value is not usable: call Reset (or New).
 type Game struct {
 	free    int        // F, the number of free cells
+	blackK  int        // K, the free cells in rows up to black's starting row
 	row     []int8     // row of each free cell
 	parity  []uint8    // (row + col) & 1 of each free cell
 	nb      [][4]int16 // neighbour free cell up, down, left, right, or -1
 	pairA   []uint8    // pairA[rank], pairB[rank]: the red cells of a pair rank
 	pairB   []uint8
+	base    []uint64                 // base[b] = b(b-1)/2 * F: the first index whose higher red cell is b
 	id      [MaxSide * MaxSide]int16 // free cell id of (row, col), -1 on walls
 	redMove uint8                    // position parity when Red is to move
 	start   uint64
@@ -89,6 +95,16 @@ func (g *Game) Reset(b *Board) {
 			}
 		}
 	}
+	g.blackK = 0
+	for _, r := range g.row {
+		if int(r) <= b.Black[0] {
+			g.blackK++
+		}
+	}
+	g.base = g.base[:0]
+	for hi := range g.free {
+		g.base = append(g.base, uint64(hi*(hi-1)/2)*uint64(g.blackK))
+	}
 	g.pairA, g.pairB = g.pairA[:0], g.pairB[:0]
 	for hi := 1; hi < g.free; hi++ {
 		for lo := range hi {
@@ -109,20 +125,20 @@ func (g *Game) index(a, b, c int) uint64 {
 	if a > b {
 		a, b = b, a
 	}
-	return uint64(b*(b-1)/2+a)*uint64(g.free) + uint64(c)
+	return g.base[b] + uint64(a*g.blackK+c)
 }
 
 // unrank returns the free cells of index s: red pawns a < b, black pawn c.
 func (g *Game) unrank(s uint64) (a, b, c int) {
-	pr, c64 := s/uint64(g.free), s%uint64(g.free)
+	pr, c64 := s/uint64(g.blackK), s%uint64(g.blackK)
 	return int(g.pairA[pr]), int(g.pairB[pr]), int(c64)
 }
 
 // Start returns the index of the starting position.
 func (g *Game) Start() uint64 { return g.start }
 
-// Size returns F^2(F-1)/2 for F free cells.
-func (g *Game) Size() uint64 { return uint64(len(g.pairA)) * uint64(g.free) }
+// Size returns F(F-1)K/2 for F free cells, K of them in reach of black.
+func (g *Game) Size() uint64 { return uint64(len(g.pairA)) * uint64(g.blackK) }
 
 // MaxMoves returns 8: four steps for each red pawn.
 func (g *Game) MaxMoves() uint64 { return 8 }
@@ -184,9 +200,10 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 	a, b, c := g.unrank(t)
 	if g.redToMove(a, b, c) {
 		// Black moved last: up, left or right, so it came from below, the
-		// right or the left, and it was not in row 1 nor on a red pawn.
+		// right or the left, and it was not in row 1 nor on a red pawn (nor
+		// below its starting row, outside the index).
 		for _, d := range [3]int{down, right, left} {
-			if p := int(g.nb[c][d]); p >= 0 && g.row[p] != 0 && p != a && p != b {
+			if p := int(g.nb[c][d]); p >= 0 && p < g.blackK && g.row[p] != 0 && p != a && p != b {
 				dst = append(dst, g.index(a, b, p))
 			}
 		}
