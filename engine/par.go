@@ -68,11 +68,22 @@ type parSolver struct {
 	prog      *progress
 }
 
-// workerBuf is one worker's move buffer, a cache line apart from the others'.
+// workerBuf is one worker's buffers, a cache line apart from the others':
+// moves for classification, and the batch of frontier positions being
+// expanded with their predecessors.
 type workerBuf struct {
-	buf []uint64
-	_   [64 - 24]byte
+	buf   []uint64 // moves, while classifying
+	batch []uint64 // frontier positions waiting to be expanded
+	preds []uint64 // their predecessors, batch position after position
+	ends  []int    // ends[j]: the end of batch[j]'s predecessors in preds
+	codes []uint8  // the value code each predecessor had when loaded
+	edges uint64   // predecessor edges this worker walked
+	_     [64 - 8]byte
 }
+
+// batchSize is how many frontier positions a worker expands at once: enough
+// predecessors to keep a core's memory requests in flight together.
+const batchSize = 64
 
 func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 	n := g.Size()
@@ -86,6 +97,9 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 		cur:     parallel.NewFrontier(n, w, limit),
 		next:    parallel.NewFrontier(n, w, limit),
 		bufs:    make([]workerBuf, w),
+	}
+	for i := range s.bufs {
+		s.bufs[i].batch = make([]uint64, 0, batchSize)
 	}
 	s.setWidth(width)
 	return s
@@ -164,53 +178,82 @@ func (s *parSolver) expandLevel(ctx context.Context, depth uint64) error {
 		list := s.cur.List()
 		chunk := parallel.ChunkFor(uint64(len(list)), s.workers, 64)
 		return parallel.For(ctx, s.workers, uint64(len(list)), chunk, func(w int, lo, hi uint64) error {
-			buf := s.bufs[w].buf
 			for _, t := range list[lo:hi] {
-				buf = s.expand(w, t, depth, buf)
+				s.add(w, t, depth)
 			}
-			s.bufs[w].buf = buf
+			s.flush(w, depth)
 			return nil
 		})
 	}
 	words := s.cur.Set().Words()
 	chunk := parallel.ChunkFor(uint64(len(words)), s.workers, 64)
 	err := parallel.For(ctx, s.workers, uint64(len(words)), chunk, func(w int, lo, hi uint64) error {
-		buf := s.bufs[w].buf
 		for wi := lo; wi < hi; wi++ {
 			for x := words[wi]; x != 0; x &= x - 1 {
-				buf = s.expand(w, wi<<6|uint64(bits.TrailingZeros64(x)), depth, buf)
+				s.add(w, wi<<6|uint64(bits.TrailingZeros64(x)), depth)
 			}
 			words[wi] = 0
 		}
-		s.bufs[w].buf = buf
+		s.flush(w, depth)
 		return nil
 	})
 	s.cur.Taken()
 	return err
 }
 
-// expand writes t's depth into its lane and resolves what t's value decides
-// among its predecessors.
-func (s *parSolver) expand(w int, t, depth uint64, buf []uint64) []uint64 {
+// add queues frontier position t for worker w, expanding the batch when it
+// is full.
+func (s *parSolver) add(w int, t, depth uint64) {
+	b := &s.bufs[w]
+	b.batch = append(b.batch, t)
+	if len(b.batch) == batchSize {
+		s.flush(w, depth)
+	}
+}
+
+// flush expands worker w's batch: it writes each position's depth into its
+// lane and resolves what the position's value decides among its
+// predecessors. All predecessors' lanes are loaded first, with plain loads
+// that do not depend on each other, so that their cache misses overlap;
+// the atomic updates that follow find the lines in cache. A code loaded as
+// 0 may have become a win since, by another worker at this level: then a
+// decrement is harmless (a position with a loss among its moves never
+// reaches zero), and a win claim is settled by the atomic OR.
+func (s *parSolver) flush(w int, depth uint64) {
+	b := &s.bufs[w]
 	lanes, code := s.lanes, s.code
-	v := lanes.AtomicGet(t) >> code
-	lanes.Store(t, v<<code|depth)
-	buf = s.g.Unmoves(t, buf[:0])
-	if Value(v) == Loss {
-		for _, p := range buf {
-			if lanes.AtomicGet(p)>>code == 0 && lanes.Or(p, uint64(Win)<<code)>>code == 0 {
+	b.preds, b.ends = b.preds[:0], b.ends[:0]
+	for _, t := range b.batch {
+		b.preds = s.g.Unmoves(t, b.preds)
+		b.ends = append(b.ends, len(b.preds))
+	}
+	b.edges += uint64(len(b.preds))
+	b.codes = append(b.codes[:0], make([]uint8, len(b.preds))...)
+	for i, p := range b.preds {
+		b.codes[i] = uint8(lanes.AtomicGet(p) >> code)
+	}
+	start := 0
+	for j, t := range b.batch {
+		v := lanes.AtomicGet(t) >> code
+		lanes.Store(t, v<<code|depth)
+		preds, codes := b.preds[start:b.ends[j]], b.codes[start:b.ends[j]]
+		start = b.ends[j]
+		if Value(v) == Loss {
+			for i, p := range preds {
+				if codes[i] == 0 && lanes.Or(p, uint64(Win)<<code)>>code == 0 {
+					s.next.Emit(w, p)
+				}
+			}
+			continue
+		}
+		for i, p := range preds {
+			if codes[i] == 0 && lanes.Dec(p) == 0 {
+				lanes.Or(p, uint64(Loss)<<code)
 				s.next.Emit(w, p)
 			}
 		}
-		return buf
 	}
-	for _, p := range buf {
-		if lanes.AtomicGet(p)>>code == 0 && lanes.Dec(p) == 0 {
-			lanes.Or(p, uint64(Loss)<<code)
-			s.next.Emit(w, p)
-		}
-	}
-	return buf
+	b.batch = b.batch[:0]
 }
 
 var errTooDeep = errors.New("a depth exceeds 2^30-1 plies, the most the parallel engine stores")
@@ -236,6 +279,9 @@ func (s *parSolver) widen(ctx context.Context) error {
 // as the depth array.
 func (s *parSolver) result(ctx context.Context, maxDepth uint64) (*Result, error) {
 	r := &Result{n: s.n, values: bitset.NewPairs(s.n), depths: s.lanes, depthMask: s.payload, maxDepth: maxDepth}
+	for i := range s.bufs {
+		r.edges += s.bufs[i].edges
+	}
 	vw, lw := r.values.Words(), s.lanes.Words()
 	width := s.lanes.Width()
 	perWord := 64 / width // lanes per lane word

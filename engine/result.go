@@ -39,6 +39,7 @@ type Result struct {
 	depthMask uint64 // the bits of a depths lane that hold the depth
 	counts    [4]uint64
 	maxDepth  uint64
+	edges     uint64 // predecessor edges the solve walked
 }
 
 // Size returns the number of indices.
@@ -62,6 +63,10 @@ func (r *Result) Count(v Value) uint64 { return r.counts[v&3] }
 
 // MaxDepth returns the largest depth of any win or loss (0 if there is none).
 func (r *Result) MaxDepth() uint64 { return r.maxDepth }
+
+// Edges returns the number of predecessor edges (un-moves) the solve
+// walked: the work of the retrograde pass, for rates in benchmarks.
+func (r *Result) Edges() uint64 { return r.edges }
 
 // Bytes returns the memory the result occupies.
 func (r *Result) Bytes() uint64 { return uint64(len(r.values.Words()))*8 + r.depths.Bytes() }

@@ -66,6 +66,7 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 		for _, t := range cur {
 			fromLoss := r.values.Get(t) == uint8(Loss)
 			buf = g.Unmoves(t, buf[:0])
+			r.edges += uint64(len(buf))
 			for _, s := range buf {
 				if r.values.Get(s) != 0 {
 					continue

@@ -125,3 +125,40 @@ func TestProfileCPU(t *testing.T) {
 		t.Fatalf("-profile heap: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestSolvePawnsSample is the problem's own sample, from GAMES.md.
+func TestSolvePawnsSample(t *testing.T) {
+	want := "Black 0\nBlack 2\nBlack 2\nTie\nRed 75\n"
+	for _, engine := range []string{"par", "seq"} {
+		out, errs, code := retro(t, "", "solve", "pawns", "-engine", engine, "../../examples/pawns.txt")
+		if code != 0 || out != want {
+			t.Errorf("-engine %s: exit %d, stdout %q, stderr %q", engine, code, out, errs)
+		}
+	}
+	if _, errs, code := retro(t, "0 1\n2 2\nO.\nX.\n", "solve", "pawns", "-"); code != 1 ||
+		errs != "retro: stdin: board 1, line 4: 1 red pawns 'O': want exactly two\n" {
+		t.Errorf("bad board: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestSolvePolice(t *testing.T) {
+	for _, tc := range []struct{ board, want string }{
+		{"1 5\nP...T\n", "Police catches the thief in 7 moves\n"},
+		{"1 6\nET...P\n", "The thief escapes in 2 moves\n"},
+		{"1 3\nC*T\n", "Draw\n"},
+	} {
+		out, errs, code := retro(t, tc.board, "solve", "police", "-")
+		if code != 0 || out != tc.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %q", tc.board, code, out, errs, tc.want)
+		}
+	}
+	if _, errs, code := retro(t, "2 2\nPT\n.x\n", "solve", "police", "-"); code != 1 ||
+		errs != "retro: stdin: line 3: row 2, column 2: unknown cell 'x' (want '.', '*', 'E', 'P', 'C' or 'T')\n" {
+		t.Errorf("bad board: exit %d, stderr %q", code, errs)
+	}
+	big := "300 300\nPT" + strings.Repeat(".", 298) + "\n" + strings.Repeat(strings.Repeat(".", 300)+"\n", 299)
+	if out, errs, code := retro(t, big, "solve", "police", "-max-memory", "64M", "-"); code != 1 || out != "" ||
+		!strings.Contains(errs, "300 x 300 board: solving 16200000000 positions needs about") {
+		t.Errorf("300 x 300 with -max-memory 64M: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
