@@ -13,7 +13,9 @@ when the winner hurries and the loser delays).
 Usage:
 
 	retro solve GAME [flags] FILE|-   solve a game read from FILE or standard input
-	retro help [solve | GAME]         show this help, or a command's or game's
+	retro grundy [flags] FILE|-       Smith values (nim values or inf{K}) of a graph
+	retro sum [flags] FILE:VERTEX...  the value and outcome of a sum of graph games
+	retro help [COMMAND | GAME]       show this help, or a command's or game's
 
 Games:
 %s
@@ -34,6 +36,14 @@ func helpCmd(args []string, e *env) error {
 		fs, _ := newSolveFlags(games[sortedGames()[0]], e)
 		fs.SetOutput(e.stdout)
 		fs.PrintDefaults()
+		return nil
+	}
+	switch args[0] {
+	case "grundy":
+		fmt.Fprint(e.stdout, grundyHelp)
+		return nil
+	case "sum":
+		fmt.Fprint(e.stdout, sumHelp)
 		return nil
 	}
 	g, ok := games[args[0]]

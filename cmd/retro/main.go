@@ -4,6 +4,8 @@
 // Usage:
 //
 //	retro solve GAME [flags] FILE|-
+//	retro grundy [flags] FILE|-
+//	retro sum [flags] FILE:VERTEX [FILE:VERTEX ...]
 //	retro help [COMMAND]
 //
 // Run `retro help` for the games and flags.
@@ -81,6 +83,10 @@ func dispatch(args []string, e *env) error {
 	switch args[0] {
 	case "solve":
 		return solveCmd(args[1:], e)
+	case "grundy":
+		return grundyCmd(args[1:], e)
+	case "sum":
+		return sumCmd(args[1:], e)
 	case "help", "-h", "-help", "--help":
 		return helpCmd(args[1:], e)
 	}

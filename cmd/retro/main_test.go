@@ -162,3 +162,45 @@ func TestSolvePolice(t *testing.T) {
 		t.Errorf("300 x 300 with -max-memory 64M: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+func TestGrundyAndSum(t *testing.T) {
+	dir := t.TempDir()
+	c3 := filepath.Join(dir, "c3.graph")    // a 3-cycle with an exit to a sink
+	inf := filepath.Join(dir, "inf.graph") // a 2-cycle, both with an exit
+	os.WriteFile(c3, []byte("4 4\n0 1\n1 2\n2 0\n0 3\n"), 0o644)
+	os.WriteFile(inf, []byte("# two players chasing\n3 4\n0 1\n1 0\n0 2\n1 2\n"), 0o644)
+	if out, errs, code := retro(t, "", "grundy", c3); code != 0 || out != "0 2\n1 1\n2 0\n3 0\n" {
+		t.Errorf("grundy c3: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if out, _, code := retro(t, "3 4\n0 1\n1 0\n0 2\n1 2\n", "grundy", "-"); code != 0 || out != "0 inf{0}\n1 inf{0}\n2 0\n" {
+		t.Errorf("grundy inf: exit %d, stdout %q", code, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{c3 + ":0", c3 + ":1"}, "3 win\n"},
+		{[]string{c3 + ":0", c3 + ":0"}, "0 loss\n"},
+		{[]string{c3 + ":3"}, "0 loss\n"},
+		{[]string{inf + ":0", c3 + ":2"}, "inf{0} win\n"},
+		{[]string{inf + ":0", c3 + ":1"}, "inf{1} draw\n"},
+		{[]string{inf + ":0", c3 + ":1", c3 + ":1"}, "inf{0} win\n"},
+		{[]string{inf + ":0", inf + ":1"}, "inf{} draw\n"},
+	} {
+		out, errs, code := retro(t, "", append([]string{"sum"}, tc.args...)...)
+		if code != 0 || out != tc.want {
+			t.Errorf("sum %v: exit %d, stdout %q, stderr %q; want %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+	if _, errs, code := retro(t, "", "sum", c3+":4"); code != 1 || errs != "retro: "+c3+":4: vertex 4 out of range [0, 4)\n" {
+		t.Errorf("vertex out of range: exit %d, stderr %q", code, errs)
+	}
+	if _, errs, code := retro(t, "2 1\n0 7\n", "grundy", "-"); code != 1 || errs != "retro: stdin: line 2: vertex 7 out of range [0, 2)\n" {
+		t.Errorf("bad graph: exit %d, stderr %q", code, errs)
+	}
+	for _, args := range [][]string{{"sum"}, {"sum", c3}, {"sum", c3 + ":x"}, {"sum", "-:0", "-:1"}, {"grundy"}, {"grundy", "a", "b"}} {
+		if _, errs, code := retro(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error", args, code, errs)
+		}
+	}
+}
