@@ -165,7 +165,7 @@ func TestSolvePolice(t *testing.T) {
 
 func TestGrundyAndSum(t *testing.T) {
 	dir := t.TempDir()
-	c3 := filepath.Join(dir, "c3.graph")    // a 3-cycle with an exit to a sink
+	c3 := filepath.Join(dir, "c3.graph")   // a 3-cycle with an exit to a sink
 	inf := filepath.Join(dir, "inf.graph") // a 2-cycle, both with an exit
 	os.WriteFile(c3, []byte("4 4\n0 1\n1 2\n2 0\n0 3\n"), 0o644)
 	os.WriteFile(inf, []byte("# two players chasing\n3 4\n0 1\n1 0\n0 2\n1 2\n"), 0o644)
