@@ -15,6 +15,8 @@ Usage:
 	retro solve GAME [flags] FILE|-   solve a game read from FILE or standard input
 	retro grundy [flags] FILE|-       Smith values (nim values or inf{K}) of a graph
 	retro sum [flags] FILE:VERTEX...  the value and outcome of a sum of graph games
+	retro bench [-quick] [flags]      benchmark the engines on named workloads
+	retro info                        the CPU facts that benchmarks report
 	retro help [COMMAND | GAME]       show this help, or a command's or game's
 
 Games:
@@ -44,6 +46,12 @@ func helpCmd(args []string, e *env) error {
 		return nil
 	case "sum":
 		fmt.Fprint(e.stdout, sumHelp)
+		return nil
+	case "bench":
+		fmt.Fprint(e.stdout, benchHelp)
+		return nil
+	case "info":
+		fmt.Fprintln(e.stdout, "Usage: retro info\n\nPrints the CPU's brand, cores, cache sizes and the features the hot loops use.")
 		return nil
 	}
 	g, ok := games[args[0]]

@@ -6,6 +6,8 @@
 //	retro solve GAME [flags] FILE|-
 //	retro grundy [flags] FILE|-
 //	retro sum [flags] FILE:VERTEX [FILE:VERTEX ...]
+//	retro bench [flags]
+//	retro info
 //	retro help [COMMAND]
 //
 // Run `retro help` for the games and flags.
@@ -87,6 +89,12 @@ func dispatch(args []string, e *env) error {
 		return grundyCmd(args[1:], e)
 	case "sum":
 		return sumCmd(args[1:], e)
+	case "bench":
+		return benchCmd(args[1:], e)
+	case "bench-child":
+		return benchChildCmd(args[1:], e)
+	case "info":
+		return infoCmd(args[1:], e)
 	case "help", "-h", "-help", "--help":
 		return helpCmd(args[1:], e)
 	}

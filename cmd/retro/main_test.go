@@ -204,3 +204,43 @@ func TestGrundyAndSum(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchQuick runs `retro bench -quick` and checks that its report
+// parses: the machine's lines, a table row per measurement, and benchmark
+// lines that benchstat reads.
+func TestBenchQuick(t *testing.T) {
+	out, errs, code := retro(t, "", "bench", "-quick", "-reps", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.HasPrefix(out, "cpu: ") {
+		t.Fatalf("the report does not start with the CPU facts:\n%s", out)
+	}
+	var rows, lines int
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 11 && (f[1] == "par" || f[1] == "seq"): // "7.7 MiB" is two fields
+			rows++
+			if !strings.HasSuffix(f[10], "%") {
+				t.Errorf("row %q has no edges/roof ratio", line)
+			}
+		case strings.HasPrefix(line, "BenchmarkSolve/workload="):
+			lines++
+			if len(f) != 10 || f[1] != "1" || f[3] != "ns/op" || f[5] != "positions/s" || f[7] != "edges/s" || f[9] != "peak-bytes" {
+				t.Errorf("benchmark line %q is not in the Go format", line)
+			}
+		}
+	}
+	// 3 quick workloads x (par with 1 and 2 workers, seq), 2 runs each.
+	if rows != 9 || lines != 18 {
+		t.Fatalf("%d table rows and %d benchmark lines, want 9 and 18:\n%s", rows, lines, out)
+	}
+}
+
+func TestInfo(t *testing.T) {
+	out, _, code := retro(t, "", "info")
+	if code != 0 || !strings.HasPrefix(out, "cpu: ") || !strings.Contains(out, "GOMAXPROCS") {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+}
