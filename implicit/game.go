@@ -59,3 +59,9 @@ type Game interface {
 	// MaxMoves returns an upper bound on the number of moves of any position.
 	MaxMoves() uint64
 }
+
+// Describer is a Game that can show a position in its own notation (a
+// board, a vertex number), for statistics and examples.
+type Describer interface {
+	Describe(s uint64) string
+}

@@ -2,11 +2,10 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 
-	"retro/engine"
 	"retro/implicit/graph"
 )
 
@@ -32,25 +31,23 @@ func solveGraph(c *solveConfig, in io.Reader, name string, out *bufio.Writer) er
 	if err != nil {
 		return err
 	}
-	return writeValues(out, r)
-}
-
-// writeValues prints "v value depth" (or "v draw") for every index of r.
-func writeValues(out *bufio.Writer, r *engine.Result) error {
+	if c.json {
+		s := c.summarize(g, r, nil, "")
+		s.Vertices = make([]valueJSON, r.Size())
+		for v := range r.Size() {
+			s.Vertices[v] = valueOf(r, v)
+		}
+		return json.NewEncoder(out).Encode(s)
+	}
 	var line []byte
 	for v := range r.Size() {
-		line = strconv.AppendUint(line[:0], v, 10)
-		line = append(line, ' ')
-		val := r.Value(v)
-		line = append(line, val.String()...)
-		if val == engine.Win || val == engine.Loss {
-			line = append(line, ' ')
-			line = strconv.AppendUint(line, r.Depth(v), 10)
-		}
-		line = append(line, '\n')
+		line = appendValueLine(line[:0], r, v)
 		if _, err := out.Write(line); err != nil {
 			return err
 		}
+	}
+	if c.stats {
+		writeStats(out, c.summarize(g, r, nil, ""))
 	}
 	return nil
 }

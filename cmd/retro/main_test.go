@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -242,5 +244,83 @@ func TestInfo(t *testing.T) {
 	out, _, code := retro(t, "", "info")
 	if code != 0 || !strings.HasPrefix(out, "cpu: ") || !strings.Contains(out, "GOMAXPROCS") {
 		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+}
+
+// TestJSONMatchesText decodes -json output and compares it with the text
+// output of the same solves.
+func TestJSONMatchesText(t *testing.T) {
+	text, _, _ := retro(t, "", "solve", "graph", "../../examples/small.graph")
+	out, errs, code := retro(t, "", "solve", "graph", "-json", "-stats", "../../examples/small.graph")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var s summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var lines []string
+	for v, x := range s.Vertices {
+		line := fmt.Sprintf("%d %s", v, x.Value)
+		if x.Depth != nil {
+			line += fmt.Sprintf(" %d", *x.Depth)
+		}
+		lines = append(lines, line)
+	}
+	if got := strings.Join(lines, "\n") + "\n"; got != text {
+		t.Fatalf("JSON vertices\n%s\ntext\n%s", got, text)
+	}
+	checkCounts(t, &s)
+
+	text, _, _ = retro(t, "", "solve", "pawns", "../../examples/pawns.txt")
+	out, _, code = retro(t, "", "solve", "pawns", "-json", "-stats", "../../examples/pawns.txt")
+	var p struct{ Boards []summary }
+	if err := json.Unmarshal([]byte(out), &p); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, out)
+	}
+	var answers []string
+	for i := range p.Boards {
+		answers = append(answers, p.Boards[i].Answer)
+		checkCounts(t, &p.Boards[i])
+		if p.Boards[i].Start == nil {
+			t.Fatal("a pawns board without its start value")
+		}
+	}
+	if got := strings.Join(answers, "\n") + "\n"; got != text {
+		t.Fatalf("JSON answers\n%s\ntext\n%s", got, text)
+	}
+}
+
+// checkCounts checks that a summary's counts and histograms add up.
+func checkCounts(t *testing.T, s *summary) {
+	t.Helper()
+	var total uint64
+	for _, c := range s.Counts {
+		total += c
+	}
+	if total != s.Positions || len(s.Counts) != 4 {
+		t.Fatalf("counts %v add up to %d, not the %d positions", s.Counts, total, s.Positions)
+	}
+	if s.Stats == nil {
+		return
+	}
+	var wins, losses uint64
+	for d := range s.Stats.WinsByDepth {
+		wins += s.Stats.WinsByDepth[d]
+		losses += s.Stats.LossesByDepth[d]
+	}
+	if wins != s.Counts["win"] || losses != s.Counts["loss"] {
+		t.Fatalf("histograms hold %d wins and %d losses, counts say %d and %d", wins, losses, s.Counts["win"], s.Counts["loss"])
+	}
+	if s.Counts["win"] > 0 && (s.Stats.LongestWin == nil || s.Stats.LongestWin.Position == "") {
+		t.Fatal("no example of the longest win")
+	}
+}
+
+func TestStatsText(t *testing.T) {
+	out, errs, code := retro(t, "1 5\nP...T\n", "solve", "police", "-stats", "-")
+	if code != 0 || !strings.HasPrefix(out, "Police catches the thief in 7 moves\npositions 50: ") ||
+		!strings.Contains(out, "longest win: 7 plies") || !strings.Contains(out, "the policeman to move\n") {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -27,6 +28,7 @@ func solvePawns(c *solveConfig, in io.Reader, name string, out *bufio.Writer) er
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	var g pawns.Game
+	var boardsJSON []*summary
 	for _, b := range boards {
 		g.Reset(b)
 		r, err := c.run(&g)
@@ -34,14 +36,25 @@ func solvePawns(c *solveConfig, in io.Reader, name string, out *bufio.Writer) er
 			return err
 		}
 		s := g.Start()
+		answer := "Tie"
 		switch r.Value(s) {
 		case engine.Win:
-			fmt.Fprintf(out, "Red %d\n", r.Depth(s))
+			answer = fmt.Sprintf("Red %d", r.Depth(s))
 		case engine.Loss:
-			fmt.Fprintf(out, "Black %d\n", r.Depth(s))
-		default:
-			fmt.Fprintln(out, "Tie")
+			answer = fmt.Sprintf("Black %d", r.Depth(s))
 		}
+		if c.json {
+			boardsJSON = append(boardsJSON, c.summarize(&g, r, &s, answer))
+			continue
+		}
+		if err := c.report(out, &g, r, s, answer); err != nil {
+			return err
+		}
+	}
+	if c.json {
+		return json.NewEncoder(out).Encode(struct {
+			Boards []*summary `json:"boards"`
+		}{boardsJSON})
 	}
 	return nil
 }

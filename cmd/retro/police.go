@@ -32,13 +32,12 @@ func solvePolice(c *solveConfig, in io.Reader, name string, out *bufio.Writer) e
 		return fmt.Errorf("%s: %d x %d board: %w", name, b.Rows, b.Cols, err)
 	}
 	s := g.Start()
+	answer := "Draw"
 	switch r.Value(s) {
 	case engine.Win:
-		fmt.Fprintf(out, "Police catches the thief in %d moves\n", r.Depth(s))
+		answer = fmt.Sprintf("Police catches the thief in %d moves", r.Depth(s))
 	case engine.Loss:
-		fmt.Fprintf(out, "The thief escapes in %d moves\n", r.Depth(s))
-	default:
-		fmt.Fprintln(out, "Draw")
+		answer = fmt.Sprintf("The thief escapes in %d moves", r.Depth(s))
 	}
-	return nil
+	return c.report(out, g, r, s, answer)
 }

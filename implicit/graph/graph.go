@@ -159,3 +159,6 @@ func (g *Graph) MaxMoves() uint64 { return g.maxOut }
 func (g *Graph) Bytes() uint64 {
 	return 4 * uint64(len(g.fwdOff)+len(g.fwd)+len(g.revOff)+len(g.rev))
 }
+
+// Describe returns "vertex s".
+func (g *Graph) Describe(s uint64) string { return fmt.Sprintf("vertex %d", s) }

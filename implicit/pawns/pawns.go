@@ -36,6 +36,8 @@ type Board struct {
 // Game is the pawns game on one board. It implements implicit.Game. The zero
 // value is not usable: call Reset (or New).
 type Game struct {
+	board   Board      // the walls, for Describe
+	cells   [][2]int   // (row, column) of each free cell
 	free    int        // F, the number of free cells
 	blackK  int        // K, the free cells in rows up to black's starting row
 	row     []int8     // row of each free cell
@@ -68,8 +70,9 @@ func New(b *Board) *Game {
 
 // Reset makes g the game on board b, reusing g's tables.
 func (g *Game) Reset(b *Board) {
+	g.board = *b
 	g.free = 0
-	g.row, g.parity, g.nb = g.row[:0], g.parity[:0], g.nb[:0]
+	g.row, g.parity, g.nb, g.cells = g.row[:0], g.parity[:0], g.nb[:0], g.cells[:0]
 	for r := range b.Rows {
 		for c := range b.Cols {
 			g.id[r*MaxSide+c] = -1
@@ -79,6 +82,7 @@ func (g *Game) Reset(b *Board) {
 			g.id[r*MaxSide+c] = int16(g.free)
 			g.free++
 			g.row = append(g.row, int8(r))
+			g.cells = append(g.cells, [2]int{r, c})
 			g.parity = append(g.parity, uint8((r+c)&1))
 		}
 	}
@@ -224,4 +228,19 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 		}
 	}
 	return dst
+}
+
+// Describe returns position s as a board in the input format, with a last
+// line saying whose turn it is.
+func (g *Game) Describe(s uint64) string {
+	a, b, c := g.unrank(s)
+	bd := g.board
+	bd.Red = [2][2]int{g.cells[a], g.cells[b]}
+	bd.Black = g.cells[c]
+	// String draws the black pawn over a red one on a shared cell.
+	who := "Red to move"
+	if !g.redToMove(a, b, c) {
+		who = "Black to move"
+	}
+	return bd.String() + who + "\n"
 }

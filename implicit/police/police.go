@@ -34,6 +34,8 @@ func (b *Board) At(r, c int) uint8 { return b.Cells[r*b.Cols+c] }
 // Game is the policeman-and-thief game on one board. It implements
 // implicit.Game and is safe for concurrent use.
 type Game struct {
+	board *Board
+	cells [][2]int // (row, column) of each free cell
 	free  uint64
 	exit  []bool     // exit[cell]: the cell is an exit
 	moves [][8]int32 // the free neighbours of each cell: 4 along the axes first, then 4 diagonals; -1 where there is none
@@ -51,7 +53,7 @@ const (
 // New returns the game on board b, whose pieces must stand on free or exit
 // cells (Parse checks this).
 func New(b *Board) *Game {
-	g := &Game{}
+	g := &Game{board: b}
 	id := make([]int32, len(b.Cells))
 	for i, k := range b.Cells {
 		id[i] = -1
@@ -59,6 +61,7 @@ func New(b *Board) *Game {
 			id[i] = int32(g.free)
 			g.free++
 			g.exit = append(g.exit, k == Exit)
+			g.cells = append(g.cells, [2]int{i / b.Cols, i % b.Cols})
 		}
 	}
 	cell := func(r, c int) int32 {
@@ -183,4 +186,18 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 		}
 	}
 	return dst
+}
+
+// Describe returns position s as a board in the input format, with a last
+// line saying whose turn it is.
+func (g *Game) Describe(s uint64) string {
+	p, q, turn := g.unrank(s)
+	b := *g.board
+	b.Police = g.cells[p]
+	b.Thief = g.cells[q]
+	who := "the policeman to move"
+	if turn == thiefTurn {
+		who = "the thief to move"
+	}
+	return b.String() + who + "\n"
 }

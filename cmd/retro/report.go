@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"retro/engine"
+	"retro/implicit"
+)
+
+// summary is a solve's result as -json prints it.
+type summary struct {
+	Positions uint64            `json:"positions"`
+	Counts    map[string]uint64 `json:"counts"`
+	MaxDepth  uint64            `json:"max_depth"`
+	Edges     uint64            `json:"edges"`
+	Start     *valueJSON        `json:"start,omitempty"`
+	Answer    string            `json:"answer,omitempty"`
+	Stats     *statsJSON        `json:"stats,omitempty"`
+	Vertices  []valueJSON       `json:"vertices,omitempty"`
+}
+
+type valueJSON struct {
+	Value string  `json:"value"`
+	Depth *uint64 `json:"depth,omitempty"` // absent for draws
+}
+
+type statsJSON struct {
+	WinsByDepth   []uint64     `json:"wins_by_depth"`
+	LossesByDepth []uint64     `json:"losses_by_depth"`
+	LongestWin    *exampleJSON `json:"longest_win,omitempty"`
+	LongestLoss   *exampleJSON `json:"longest_loss,omitempty"`
+}
+
+type exampleJSON struct {
+	Index    uint64 `json:"index"`
+	Depth    uint64 `json:"depth"`
+	Position string `json:"position"`
+}
+
+func valueOf(r *engine.Result, i uint64) valueJSON {
+	v := valueJSON{Value: r.Value(i).String()}
+	if r.Value(i) == engine.Win || r.Value(i) == engine.Loss {
+		d := r.Depth(i)
+		v.Depth = &d
+	}
+	return v
+}
+
+// summarize builds the summary of r; start is the starting position, if
+// the game has one, and answer its line of text output.
+func (c *solveConfig) summarize(g implicit.Game, r *engine.Result, start *uint64, answer string) *summary {
+	s := &summary{
+		Positions: r.Size(),
+		Counts:    map[string]uint64{},
+		MaxDepth:  r.MaxDepth(),
+		Edges:     r.Edges(),
+		Answer:    answer,
+	}
+	for v := range engine.Value(4) {
+		s.Counts[v.String()] = r.Count(v)
+	}
+	if start != nil {
+		v := valueOf(r, *start)
+		s.Start = &v
+	}
+	if c.stats {
+		st := engine.ComputeStats(r)
+		s.Stats = &statsJSON{WinsByDepth: st.Wins, LossesByDepth: st.Losses}
+		example := func(i uint64) *exampleJSON {
+			e := &exampleJSON{Index: i, Depth: r.Depth(i), Position: fmt.Sprintf("index %d", i)}
+			if d, ok := g.(implicit.Describer); ok {
+				e.Position = d.Describe(i)
+			}
+			return e
+		}
+		if st.HasLongestWin {
+			s.Stats.LongestWin = example(st.LongestWin)
+		}
+		if st.HasLongestLoss {
+			s.Stats.LongestLoss = example(st.LongestLoss)
+		}
+	}
+	return s
+}
+
+// writeStats prints the -stats block of s as text.
+func writeStats(out *bufio.Writer, s *summary) {
+	fmt.Fprintf(out, "positions %d: win %d, loss %d, draw %d, illegal %d; max depth %d; %d predecessor edges walked\n",
+		s.Positions, s.Counts["win"], s.Counts["loss"], s.Counts["draw"], s.Counts["illegal"], s.MaxDepth, s.Edges)
+	if s.Stats == nil {
+		return
+	}
+	fmt.Fprintln(out, "depth wins losses")
+	for d := range s.Stats.WinsByDepth {
+		if w, l := s.Stats.WinsByDepth[d], s.Stats.LossesByDepth[d]; w+l > 0 {
+			fmt.Fprintf(out, "%d %d %d\n", d, w, l)
+		}
+	}
+	for _, e := range []struct {
+		what string
+		ex   *exampleJSON
+	}{{"win", s.Stats.LongestWin}, {"loss", s.Stats.LongestLoss}} {
+		if e.ex != nil {
+			fmt.Fprintf(out, "longest %s: %d plies, index %d:\n%s", e.what, e.ex.Depth, e.ex.Index, e.ex.Position)
+			if n := len(e.ex.Position); n == 0 || e.ex.Position[n-1] != '\n' {
+				out.WriteByte('\n')
+			}
+		}
+	}
+}
+
+// report prints a one-position game's answer: the text line (and the
+// -stats block), or the -json summary.
+func (c *solveConfig) report(out *bufio.Writer, g implicit.Game, r *engine.Result, start uint64, answer string) error {
+	if !c.json && !c.stats {
+		_, err := out.WriteString(answer + "\n")
+		return err
+	}
+	s := c.summarize(g, r, &start, answer)
+	if c.json {
+		return json.NewEncoder(out).Encode(s)
+	}
+	out.WriteString(answer + "\n")
+	writeStats(out, s)
+	return nil
+}
+
+// appendValueLine appends "v value depth" (or "v draw") and a newline.
+func appendValueLine(line []byte, r *engine.Result, v uint64) []byte {
+	line = strconv.AppendUint(line, v, 10)
+	line = append(line, ' ')
+	val := r.Value(v)
+	line = append(line, val.String()...)
+	if val == engine.Win || val == engine.Loss {
+		line = append(line, ' ')
+		line = strconv.AppendUint(line, r.Depth(v), 10)
+	}
+	return append(line, '\n')
+}
