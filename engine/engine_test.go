@@ -129,11 +129,8 @@ func TestParallelMatchesSequential(t *testing.T) {
 		if seed%4 == 3 {
 			g = randomMarkedGame(seed)
 		}
-		want := seq(t, g)
-		for _, w := range []int{1, 2, 3, 4, 8} {
-			if i, differ := engine.Diff(want, par(t, g, w)); differ {
-				t.Fatalf("seed %d, %d workers: parallel differs from sequential at index %d", seed, w, i)
-			}
+		if err := engine.CrossCheck(ctx, g, 1, 2, 3, 4, 8); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
 		}
 	}
 }

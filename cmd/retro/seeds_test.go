@@ -48,15 +48,8 @@ func randomPawnsBoard(seed uint64) *pawns.Board {
 		rows = 3
 	}
 	b := pawns.Random(rows, cols, []float64{0, 0.1, 0.2, 0.35, 0.5}[r.IntN(5)], seed)
-	if seed%7 == 0 && rows > 2 {
-		for row := 1; row < rows; row++ {
-			if row != b.Black[0] && row != b.Red[0][0] && row != b.Red[1][0] {
-				for c := range cols {
-					b.Wall[row][c] = true
-				}
-				break
-			}
-		}
+	if seed%7 == 0 {
+		b.WallRow()
 	}
 	return b
 }

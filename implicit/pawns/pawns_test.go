@@ -23,16 +23,8 @@ func randomBoard(seed uint64) *pawns.Board {
 		rows = 3
 	}
 	b := pawns.Random(rows, cols, []float64{0, 0.1, 0.25, 0.4}[r.IntN(4)], seed)
-	if r.IntN(8) == 0 && rows > 2 {
-		// A full wall row between the pieces, where it can go.
-		for row := 1; row < rows; row++ {
-			if row != b.Black[0] && row != b.Red[0][0] && row != b.Red[1][0] {
-				for c := range cols {
-					b.Wall[row][c] = true
-				}
-				break
-			}
-		}
+	if r.IntN(8) == 0 {
+		b.WallRow()
 	}
 	return b
 }
@@ -58,19 +50,8 @@ func TestEnginesAgree(t *testing.T) {
 	}
 	for seed := range uint64(boards) {
 		b := randomBoard(seed)
-		g := pawns.New(b)
-		want, err := engine.Sequential(context.Background(), g, engine.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range []int{1, 2, 3, 4, 8} {
-			got, err := engine.Parallel(context.Background(), g, engine.Options{Workers: w})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if i, differ := engine.Diff(want, got); differ {
-				t.Fatalf("board seed %d, %d workers: engines differ at index %d\n%s", seed, w, i, b)
-			}
+		if err := engine.CrossCheck(context.Background(), pawns.New(b), 1, 2, 3, 4, 8); err != nil {
+			t.Fatalf("board seed %d: %v\n%s", seed, err, b)
 		}
 	}
 }

@@ -82,3 +82,17 @@ func Write(w io.Writer, boards []*Board) error {
 	}
 	return nil
 }
+
+// WallRow walls off a whole row between the pieces, the first one below row
+// 1 that holds no pawn, and reports whether there was one.
+func (b *Board) WallRow() bool {
+	for row := 1; row < b.Rows; row++ {
+		if row != b.Black[0] && row != b.Red[0][0] && row != b.Red[1][0] {
+			for c := range b.Cols {
+				b.Wall[row][c] = true
+			}
+			return true
+		}
+	}
+	return false
+}

@@ -86,19 +86,8 @@ func TestEnginesAgree(t *testing.T) {
 	}
 	for seed := range uint64(boards) {
 		b := randomBoard(seed)
-		g := police.New(b)
-		want, err := engine.Sequential(context.Background(), g, engine.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range []int{1, 2, 3, 4, 8} {
-			got, err := engine.Parallel(context.Background(), g, engine.Options{Workers: w})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if i, differ := engine.Diff(want, got); differ {
-				t.Fatalf("board seed %d, %d workers: engines differ at index %d\n%s", seed, w, i, b)
-			}
+		if err := engine.CrossCheck(context.Background(), police.New(b), 1, 2, 3, 4, 8); err != nil {
+			t.Fatalf("board seed %d: %v\n%s", seed, err, b)
 		}
 	}
 }
