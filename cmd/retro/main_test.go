@@ -324,3 +324,18 @@ func TestStatsText(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
 }
+
+func TestSolveQuixo(t *testing.T) {
+	if out, errs, code := retro(t, "", "solve", "quixo", "-n", "3"); code != 0 || out != "win 7\n" {
+		t.Errorf("quixo -n 3: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if _, errs, code := retro(t, "", "solve", "quixo", "-n", "5"); code != 1 || !strings.Contains(errs, "3^25 boards") || !strings.Contains(errs, "TiB") {
+		t.Errorf("quixo -n 5: exit %d, stderr %q", code, errs)
+	}
+	if _, errs, code := retro(t, "", "solve", "quixo", "-n", "9"); code != 1 || !strings.Contains(errs, "not supported") {
+		t.Errorf("quixo -n 9: exit %d, stderr %q", code, errs)
+	}
+	if _, errs, code := retro(t, "", "solve", "quixo", "-n", "3", "board.txt"); code != 2 {
+		t.Errorf("quixo with a file: exit %d, stderr %q", code, errs)
+	}
+}

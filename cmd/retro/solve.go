@@ -19,6 +19,8 @@ import (
 type game struct {
 	summary string // one line for the help
 	help    string // the input and output, for `retro help GAME`
+	// noInput games read no file: `retro solve GAME [flags]`.
+	noInput bool
 	// flags adds the game's own flags, if any, to fs.
 	flags func(fs *flag.FlagSet)
 	// solve reads the input, solves and prints the answer to out.
@@ -29,6 +31,7 @@ var games = map[string]*game{
 	"graph":  graphGame,
 	"pawns":  pawnsGame,
 	"police": policeGame,
+	"quixo":  quixoGame,
 }
 
 // solveConfig holds the flags that every game shares.
@@ -61,7 +64,11 @@ func newSolveFlags(g *game, e *env) (*flag.FlagSet, *solveConfig) {
 		g.flags(fs)
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: retro solve %s [flags] FILE|-\n\n%s\nFlags:\n", gameName(g), g.help)
+		file := " FILE|-"
+		if g.noInput {
+			file = ""
+		}
+		fmt.Fprintf(fs.Output(), "Usage: retro solve %s [flags]%s\n\n%s\nFlags:\n", gameName(g), file, g.help)
 		fs.PrintDefaults()
 	}
 	return fs, c
@@ -97,18 +104,26 @@ func solveCmd(args []string, e *env) error {
 	if c.workers < 0 {
 		return usagef("solve %s: -workers %d: want a positive number", args[0], c.workers)
 	}
-	if fs.NArg() != 1 {
+	switch {
+	case g.noInput && fs.NArg() != 0:
+		return usagef("solve %s: takes no input file, got %q", args[0], fs.Arg(0))
+	case !g.noInput && fs.NArg() != 1:
 		return usagef("solve %s: want one input FILE (or - for standard input), got %d arguments", args[0], fs.NArg())
 	}
 	mode, ok := profileModes[c.profile]
 	if !ok {
 		return usagef("solve %s: -profile %q: want cpu, mem, block, mutex or trace", args[0], c.profile)
 	}
-	in, name, closeIn, err := openInput(fs.Arg(0), e)
-	if err != nil {
-		return err
+	var in io.Reader
+	var name string
+	if !g.noInput {
+		var closeIn func()
+		var err error
+		if in, name, closeIn, err = openInput(fs.Arg(0), e); err != nil {
+			return err
+		}
+		defer closeIn()
 	}
-	defer closeIn()
 	if mode != nil {
 		stop, err := startProfile(mode, c.profDir, c.profile, e)
 		if err != nil {

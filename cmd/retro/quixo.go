@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+
+	"retro/engine"
+	"retro/implicit"
+	"retro/implicit/quixo"
+)
+
+var quixoN int
+
+var quixoGame = &game{
+	summary: "Quixo on an n x n board (-n 3 or 4), solved from the empty board",
+	help: `No input: the game starts from the empty board, X to move. Each symmetry
+class of boards (8 symmetries of the square) is solved once.
+
+Output: the start's value for X, as a graph line without the vertex:
+"win 21", "loss 20" or "draw".
+`,
+	noInput: true,
+	flags: func(fs *flag.FlagSet) {
+		fs.IntVar(&quixoN, "n", 4, "the board's `side`: 2, 3 or 4 (5 is refused with its memory estimate)")
+	},
+	solve: solveQuixo,
+}
+
+func solveQuixo(c *solveConfig, _ io.Reader, _ string, out *bufio.Writer) error {
+	g, err := quixo.New(quixoN)
+	if err != nil {
+		if quixoN == 5 {
+			// 3^25 boards times two turns, at the parallel engine's bytes
+			// per index.
+			n := uint64(2 * 847288609443)
+			return fmt.Errorf("quixo -n 5: %d indices (3^25 boards, two turns) would need about %s; not supported",
+				n, implicit.HumanBytes(engine.MemoryNeeded(n, 32)))
+		}
+		return err
+	}
+	r, err := c.run(implicit.Reduce(g))
+	if err != nil {
+		return err
+	}
+	return c.report(out, implicit.Reduce(g), r, g.Start(), valueLine(r, g.Start()))
+}
+
+// valueLine is "win D", "loss D" or "draw" for position s.
+func valueLine(r *engine.Result, s uint64) string {
+	if v := r.Value(s); v == engine.Win || v == engine.Loss {
+		return fmt.Sprintf("%v %d", v, r.Depth(s))
+	}
+	return r.Value(s).String()
+}

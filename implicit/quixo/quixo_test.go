@@ -1,0 +1,108 @@
+package quixo_test
+
+import (
+	"context"
+	"testing"
+
+	"retro/engine"
+	"retro/implicit"
+	"retro/implicit/quixo"
+)
+
+func game(t testing.TB, n int) *quixo.Game {
+	t.Helper()
+	g, err := quixo.New(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func TestConsistency(t *testing.T) {
+	for _, n := range []int{2, 3, 4} {
+		g := game(t, n)
+		if err := implicit.Check(g, 3000, 1); err != nil {
+			t.Fatalf("%d x %d, every board: %v", n, n, err)
+		}
+		if err := implicit.Check(implicit.Reduce(g), 3000, 2); err != nil {
+			t.Fatalf("%d x %d, canonical boards: %v", n, n, err)
+		}
+	}
+}
+
+func TestMoveCount(t *testing.T) {
+	g := game(t, 4)
+	if got := len(g.Moves(g.Start(), nil)); got != 32 {
+		t.Fatalf("%d moves from the empty 4 x 4 board, want 32", got)
+	}
+	if got := game(t, 3).MaxMoves(); got != 20 {
+		t.Fatalf("MaxMoves on 3 x 3 = %d, want 4(3n-4) = 20", got)
+	}
+}
+
+// TestThreeByThree solves 3 x 3 twice: over every board (a brute force with
+// no symmetry) and over canonical boards. The start is a win in 7, and every
+// board has the value and depth of its canonical image, so the counts
+// agree class by class.
+func TestThreeByThree(t *testing.T) {
+	g := game(t, 3)
+	full, err := engine.Sequential(context.Background(), g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := implicit.Reduce(g)
+	sym, err := engine.Parallel(context.Background(), red, engine.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, d := sym.Value(g.Start()), sym.Depth(g.Start()); v != engine.Win || d != 7 {
+		t.Fatalf("start is %v %d, want win 7", v, d)
+	}
+	if v, d := full.Value(g.Start()), full.Depth(g.Start()); v != engine.Win || d != 7 {
+		t.Fatalf("brute force: start is %v %d, want win 7", v, d)
+	}
+	var counts [4]uint64
+	for s := range g.Size() {
+		c := g.Canonical(s)
+		if full.Value(s) != sym.Value(c) || full.Depth(s) != sym.Depth(c) {
+			t.Fatalf("board %d is %v %d, its canonical image %d is %v %d\n%s", s, full.Value(s), full.Depth(s),
+				c, sym.Value(c), sym.Depth(c), g.Describe(s))
+		}
+		counts[sym.Value(c)]++
+	}
+	for v := range engine.Value(3) {
+		if counts[v] != full.Count(v) {
+			t.Fatalf("%v: %d boards by their classes, %d by brute force", v, counts[v], full.Count(v))
+		}
+	}
+	if err := engine.CrossCheck(context.Background(), red, 1, 2, 3, 4, 8); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFourByFour is the known answer (GamesmanOne): the start is a win in
+// 21, and each of the 32 first moves loses in 20.
+func TestFourByFour(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4 x 4 takes seconds")
+	}
+	g := game(t, 4)
+	red := implicit.Reduce(g)
+	r, err := engine.Parallel(context.Background(), red, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, d := r.Value(g.Start()), r.Depth(g.Start()); v != engine.Win || d != 21 {
+		t.Fatalf("start is %v %d, want win 21", v, d)
+	}
+	first := g.Moves(g.Start(), nil)
+	if len(first) != 32 {
+		t.Fatalf("%d first moves, want 32", len(first))
+	}
+	for _, s := range first {
+		c := g.Canonical(s)
+		if v, d := r.Value(c), r.Depth(c); v != engine.Loss || d != 20 {
+			t.Fatalf("first move to\n%sis %v %d, want loss 20", g.Describe(s), v, d)
+		}
+	}
+}

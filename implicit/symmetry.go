@@ -1,0 +1,86 @@
+package implicit
+
+import "slices"
+
+// Symmetric is a game whose positions fall into classes of equivalent
+// positions (images under the board's symmetries, say) that share their
+// value and depth. Its own Moves and Unmoves work on every position, as if
+// there were no symmetry; Canonical names one representative per class.
+// Reduce turns it into the game over representatives.
+type Symmetric interface {
+	Game
+	// Canonical returns the representative of s's class. It must be the
+	// same for every member of the class, and moves must commute with the
+	// symmetry: if s moves to t, every image of s moves to the
+	// corresponding image of t.
+	Canonical(s uint64) uint64
+}
+
+// Reduced is the game over the canonical positions of a Symmetric game:
+// every other index is Illegal, and moves and un-moves are canonical.
+//
+// Repeated moves are deduplicated, on both sides: Moves(s) lists each class
+// that s can move into once, and Unmoves(t) each canonical position that
+// can move into t's class once. Counting moves into each class exactly is
+// not possible from t's side alone (the count differs by the ratio of the
+// two positions' stabilisers), while deduplicated lists keep the Game
+// contract exactly: t is among Moves(s) once exactly when s is among
+// Unmoves(t) once. A position's value does not depend on how many of its
+// moves reach a class, only on which classes it reaches, so the values and
+// depths are those of the full game.
+type Reduced struct {
+	S Symmetric
+}
+
+// Reduce returns the game over g's canonical positions.
+func Reduce(g Symmetric) Reduced { return Reduced{g} }
+
+// Size returns the size of the underlying index.
+func (r Reduced) Size() uint64 { return r.S.Size() }
+
+// MaxMoves returns the underlying bound.
+func (r Reduced) MaxMoves() uint64 { return r.S.MaxMoves() }
+
+// Classify returns Illegal for positions that are not their class's
+// representative, and the underlying kind for the others.
+func (r Reduced) Classify(s uint64) Kind {
+	if r.S.Canonical(s) != s {
+		return Illegal
+	}
+	return r.S.Classify(s)
+}
+
+// Moves appends the distinct canonical positions reachable from s.
+func (r Reduced) Moves(s uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	dst = r.S.Moves(s, dst)
+	return canonicalSet(r.S, dst, start)
+}
+
+// Unmoves appends the distinct canonical positions that can move into t's
+// class: the representatives of t's own predecessors, which reach every
+// image of t through the corresponding images of themselves.
+func (r Reduced) Unmoves(t uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	dst = r.S.Unmoves(t, dst)
+	return canonicalSet(r.S, dst, start)
+}
+
+// canonicalSet replaces dst[start:] by the sorted set of its elements'
+// representatives.
+func canonicalSet(g Symmetric, dst []uint64, start int) []uint64 {
+	tail := dst[start:]
+	for i, x := range tail {
+		tail[i] = g.Canonical(x)
+	}
+	slices.Sort(tail)
+	return append(dst[:start], slices.Compact(tail)...)
+}
+
+// Describe describes s through the underlying game, if it can.
+func (r Reduced) Describe(s uint64) string {
+	if d, ok := r.S.(Describer); ok {
+		return d.Describe(s)
+	}
+	return ""
+}
