@@ -267,3 +267,24 @@ func TestCancel(t *testing.T) {
 		t.Fatal("Sequential ignored a cancelled context")
 	}
 }
+
+func TestCheckLocal(t *testing.T) {
+	for seed := range uint64(200) {
+		g := randomMarkedGame(seed)
+		r := seq(t, g)
+		all := make([]uint64, g.Size())
+		for i := range all {
+			all[i] = uint64(i)
+		}
+		id := func(s uint64) uint64 { return s }
+		if err := engine.CheckLocal(g, r, id, all); err != nil {
+			t.Fatalf("seed %d: a correct solve fails: %v", seed, err)
+		}
+	}
+	// A wrong value is caught: a chain 2 -> 1 -> 0 solved as if 1 had no move.
+	g := edges(3, 2, 1, 1, 0)
+	wrong := seq(t, edges(3, 2, 1))
+	if err := engine.CheckLocal(g, wrong, func(s uint64) uint64 { return s }, []uint64{0, 1, 2}); err == nil {
+		t.Fatal("a wrong solve passed")
+	}
+}

@@ -32,6 +32,7 @@ var games = map[string]*game{
 	"pawns":  pawnsGame,
 	"police": policeGame,
 	"quixo":  quixoGame,
+	"teeko":  teekoGame,
 }
 
 // solveConfig holds the flags that every game shares.

@@ -291,6 +291,19 @@ func (g *Game) Canonical(s uint64) uint64 {
 	return g.Index(bx, bo, turn)
 }
 
+// IsCanonical reports whether s is its class's representative: no image
+// of it reads smaller.
+func (g *Game) IsCanonical(s uint64) bool {
+	x, o, _ := g.Board(s)
+	key := x<<16 | o
+	for k := 1; k < 8; k++ {
+		if g.sym[k].apply(x)<<16|g.sym[k].apply(o) < key {
+			return false
+		}
+	}
+	return true
+}
+
 // Describe returns the board of s, rows of 'X', 'O' and '.', and whose turn
 // it is.
 func (g *Game) Describe(s uint64) string {

@@ -105,4 +105,22 @@ func TestFourByFour(t *testing.T) {
 			t.Fatalf("first move to\n%sis %v %d, want loss 20", g.Describe(s), v, d)
 		}
 	}
+	// Symmetric images, never stored, obey the rules with their classes'
+	// values.
+	var sample []uint64
+	for s := uint64(0); s < g.Size(); s += 433 {
+		sample = append(sample, s)
+	}
+	if err := engine.CheckLocal(g, r, g.Canonical, sample); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIsCanonical(t *testing.T) {
+	g := game(t, 3)
+	for s := range g.Size() {
+		if g.IsCanonical(s) != (g.Canonical(s) == s) {
+			t.Fatalf("IsCanonical(%d) = %v, Canonical = %d", s, g.IsCanonical(s), g.Canonical(s))
+		}
+	}
 }
