@@ -288,3 +288,33 @@ func TestCheckLocal(t *testing.T) {
 		t.Fatal("a wrong solve passed")
 	}
 }
+
+func TestReachable(t *testing.T) {
+	// 0 -> 1 -> 2 -> 0, 3 -> 0, 4 alone: from 0, three positions.
+	g := edges(5, 0, 1, 1, 2, 2, 0, 3, 0)
+	for _, tc := range []struct{ start, want uint64 }{{0, 3}, {3, 4}, {4, 1}} {
+		got, err := engine.Reachable(ctx, g, tc.start, engine.Options{Workers: 2})
+		if err != nil || got != tc.want {
+			t.Errorf("Reachable from %d = %d, %v; want %d", tc.start, got, err, tc.want)
+		}
+	}
+	// Against a plain breadth-first search on random graphs.
+	for seed := range uint64(100) {
+		g := randomGraph(seed)
+		seen := map[uint64]bool{0: true}
+		queue := []uint64{0}
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for _, v := range g.Moves(u, nil) {
+				if !seen[v] {
+					seen[v] = true
+					queue = append(queue, v)
+				}
+			}
+		}
+		if got, _ := engine.Reachable(ctx, g, 0, engine.Options{Workers: 3}); got != uint64(len(seen)) {
+			t.Fatalf("seed %d: Reachable = %d, breadth-first search finds %d", seed, got, len(seen))
+		}
+	}
+}

@@ -32,7 +32,10 @@ func solveGraph(c *solveConfig, in io.Reader, name string, out *bufio.Writer) er
 		return err
 	}
 	if c.json {
-		s := c.summarize(g, r, nil, "")
+		s, err := c.summarize(g, r, nil, "")
+		if err != nil {
+			return err
+		}
 		s.Vertices = make([]valueJSON, r.Size())
 		for v := range r.Size() {
 			s.Vertices[v] = valueOf(r, v)
@@ -47,7 +50,11 @@ func solveGraph(c *solveConfig, in io.Reader, name string, out *bufio.Writer) er
 		}
 	}
 	if c.stats {
-		writeStats(out, c.summarize(g, r, nil, ""))
+		s, err := c.summarize(g, r, nil, "")
+		if err != nil {
+			return err
+		}
+		writeStats(out, s)
 	}
 	return nil
 }

@@ -339,3 +339,19 @@ func TestSolveQuixo(t *testing.T) {
 		t.Errorf("quixo with a file: exit %d, stderr %q", code, errs)
 	}
 }
+
+func TestStatsReachable(t *testing.T) {
+	out, errs, code := retro(t, "", "solve", "quixo", "-n", "3", "-json", "-stats")
+	var s summary
+	if err := json.Unmarshal([]byte(out), &s); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s %s", code, err, out, errs)
+	}
+	checkCounts(t, &s)
+	legal := s.Positions - s.Counts["illegal"]
+	if s.Stats.Reachable == nil || *s.Stats.Reachable == 0 || *s.Stats.Reachable > legal || s.Stats.Counted != "symmetry classes" {
+		t.Fatalf("reachable %v %q, with %d canonical positions", s.Stats.Reachable, s.Stats.Counted, legal)
+	}
+	if s.Answer != "win 7" || s.Start == nil || s.Start.Value != "win" {
+		t.Fatalf("answer %q, start %+v", s.Answer, s.Start)
+	}
+}

@@ -44,7 +44,11 @@ func solvePawns(c *solveConfig, in io.Reader, name string, out *bufio.Writer) er
 			answer = fmt.Sprintf("Black %d", r.Depth(s))
 		}
 		if c.json {
-			boardsJSON = append(boardsJSON, c.summarize(&g, r, &s, answer))
+			sum, err := c.summarize(&g, r, &s, answer)
+			if err != nil {
+				return err
+			}
+			boardsJSON = append(boardsJSON, sum)
 			continue
 		}
 		if err := c.report(out, &g, r, s, answer); err != nil {

@@ -32,6 +32,10 @@ type statsJSON struct {
 	LossesByDepth []uint64     `json:"losses_by_depth"`
 	LongestWin    *exampleJSON `json:"longest_win,omitempty"`
 	LongestLoss   *exampleJSON `json:"longest_loss,omitempty"`
+	// Reachable counts the positions reachable from the start (symmetry
+	// classes, for games solved over canonical positions; see Counted).
+	Reachable *uint64 `json:"reachable,omitempty"`
+	Counted   string  `json:"reachable_counted,omitempty"`
 }
 
 type exampleJSON struct {
@@ -51,7 +55,7 @@ func valueOf(r *engine.Result, i uint64) valueJSON {
 
 // summarize builds the summary of r; start is the starting position, if
 // the game has one, and answer its line of text output.
-func (c *solveConfig) summarize(g implicit.Game, r *engine.Result, start *uint64, answer string) *summary {
+func (c *solveConfig) summarize(g implicit.Game, r *engine.Result, start *uint64, answer string) (*summary, error) {
 	s := &summary{
 		Positions: r.Size(),
 		Counts:    map[string]uint64{},
@@ -82,8 +86,18 @@ func (c *solveConfig) summarize(g implicit.Game, r *engine.Result, start *uint64
 		if st.HasLongestLoss {
 			s.Stats.LongestLoss = example(st.LongestLoss)
 		}
+		if start != nil {
+			n, err := engine.Reachable(c.ctx, g, *start, c.options())
+			if err != nil {
+				return nil, err
+			}
+			s.Stats.Reachable, s.Stats.Counted = &n, "positions"
+			if _, ok := g.(implicit.Reduced); ok {
+				s.Stats.Counted = "symmetry classes"
+			}
+		}
 	}
-	return s
+	return s, nil
 }
 
 // writeStats prints the -stats block of s as text.
@@ -98,6 +112,9 @@ func writeStats(out *bufio.Writer, s *summary) {
 		if w, l := s.Stats.WinsByDepth[d], s.Stats.LossesByDepth[d]; w+l > 0 {
 			fmt.Fprintf(out, "%d %d %d\n", d, w, l)
 		}
+	}
+	if s.Stats.Reachable != nil {
+		fmt.Fprintf(out, "reachable from the start: %d %s\n", *s.Stats.Reachable, s.Stats.Counted)
 	}
 	for _, e := range []struct {
 		what string
@@ -119,7 +136,10 @@ func (c *solveConfig) report(out *bufio.Writer, g implicit.Game, r *engine.Resul
 		_, err := out.WriteString(answer + "\n")
 		return err
 	}
-	s := c.summarize(g, r, &start, answer)
+	s, err := c.summarize(g, r, &start, answer)
+	if err != nil {
+		return err
+	}
 	if c.json {
 		return json.NewEncoder(out).Encode(s)
 	}
