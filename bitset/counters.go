@@ -45,6 +45,20 @@ func NewCounters(n uint64, width uint) Counters {
 	}
 }
 
+// Resized returns n zero counters of width bits that share c's storage,
+// and whether c had room for them; c must no longer be used.
+func (c Counters) Resized(n uint64, width uint) (Counters, bool) {
+	fresh := NewCounters(0, width) // the lane layout for that width
+	lanes := uint64(1) << fresh.shift
+	need := (n + lanes - 1) / lanes
+	if need > uint64(cap(c.words)) {
+		return c, false
+	}
+	fresh.words, fresh.mem, fresh.n = c.words[:need], c.mem, n
+	clear(fresh.words)
+	return fresh, true
+}
+
 // Words returns the backing words: counter i is bits width*(i%lanes) and up
 // of word i/lanes, lanes = 64/width. They stay valid while c (or a copy) is
 // reachable.

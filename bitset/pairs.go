@@ -15,6 +15,18 @@ func NewPairs(n uint64) Pairs {
 	return Pairs{words: w, mem: m}
 }
 
+// Resized returns n zero values that share p's storage, and whether p had
+// room for them; p must no longer be used.
+func (p Pairs) Resized(n uint64) (Pairs, bool) {
+	need := (n + 31) / 32
+	if need > uint64(cap(p.words)) {
+		return p, false
+	}
+	w := p.words[:need]
+	clear(w)
+	return Pairs{words: w, mem: p.mem}, true
+}
+
 // Words returns the backing words; value i is bits 2*(i%32) and up of word
 // i/32. They stay valid while p (or a copy) is reachable.
 func (p Pairs) Words() []uint64 { return p.words }

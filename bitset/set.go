@@ -18,6 +18,18 @@ func NewSet(n uint64) Set {
 	return Set{words: w, mem: m}
 }
 
+// Resized returns an empty set for [0, n) that shares s's storage, and
+// whether s had room for it; s must no longer be used.
+func (s Set) Resized(n uint64) (Set, bool) {
+	need := (n + 63) / 64
+	if need > uint64(cap(s.words)) {
+		return s, false
+	}
+	w := s.words[:need]
+	clear(w)
+	return Set{words: w, mem: s.mem}, true
+}
+
 // Words returns the set's backing words; bit i of the set is bit i%64 of word
 // i/64. They stay valid while s (or a copy) is reachable.
 func (s Set) Words() []uint64 { return s.words }

@@ -206,12 +206,7 @@ func TestExactSmallGames(t *testing.T) {
 // both widen their lanes instead of wrapping.
 func TestDeepChain(t *testing.T) {
 	const n = 70000
-	src := make([]uint32, n-1)
-	dst := make([]uint32, n-1)
-	for i := range src {
-		src[i], dst[i] = uint32(i+1), uint32(i)
-	}
-	g := graph.FromEdges(n, src, dst)
+	g := deepChain(n)
 	for _, r := range []*engine.Result{seq(t, g), par(t, g, 2)} {
 		for _, i := range []uint64{0, 1, 16383, 16384, 65535, 65536, n - 1} {
 			want := engine.Win
@@ -317,4 +312,45 @@ func TestReachable(t *testing.T) {
 			t.Fatalf("seed %d: Reachable = %d, breadth-first search finds %d", seed, got, len(seen))
 		}
 	}
+}
+
+// TestWorkspace solves games of varying sizes in a row with one Workspace:
+// each result must equal a fresh sequential solve, while it is current.
+func TestWorkspace(t *testing.T) {
+	var ws engine.Workspace
+	for seed := range uint64(60) {
+		var g implicit.Game = randomGraph(seed)
+		switch seed % 3 {
+		case 1:
+			g = randomMarkedGame(seed)
+		case 2:
+			g = graph.Random(20000+seed*1000, 50000, seed) // large enough for dense frontiers
+		}
+		got, err := engine.Parallel(ctx, g, engine.Options{Workers: 1 + int(seed%3), Workspace: &ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i, differ := engine.Diff(seq(t, g), got); differ {
+			t.Fatalf("seed %d: with a reused workspace, index %d differs", seed, i)
+		}
+	}
+	// A chain deep enough to widen the lanes, then a small game again.
+	for _, g := range []implicit.Game{edges(3, 1, 0, 2, 1), deepChain(20000), edges(2, 0, 1)} {
+		got, err := engine.Parallel(ctx, g, engine.Options{Workers: 2, Workspace: &ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i, differ := engine.Diff(seq(t, g), got); differ {
+			t.Fatalf("%d positions: index %d differs", g.Size(), i)
+		}
+	}
+}
+
+func deepChain(n uint32) *graph.Graph {
+	src := make([]uint32, n-1)
+	dst := make([]uint32, n-1)
+	for i := range src {
+		src[i], dst[i] = uint32(i+1), uint32(i)
+	}
+	return graph.FromEdges(uint64(n), src, dst)
 }

@@ -22,6 +22,9 @@ type Options struct {
 	// game that needs more is refused before anything is allocated. 0 means
 	// the machine's physical memory.
 	MaxMemory uint64
+	// Workspace, if not nil, lends the parallel engine arrays from earlier
+	// solves and keeps this solve's for later ones (see Workspace).
+	Workspace *Workspace
 }
 
 // laneWidth returns the counter width, 16 or 32 bits, for positions with up

@@ -65,6 +65,7 @@ type parSolver struct {
 	payload   uint64 // the bits of a lane below the code
 	cur, next *parallel.Frontier
 	bufs      []workerBuf
+	ws        *Workspace // nil, or where the arrays come from and go back to
 	prog      *progress
 }
 
@@ -94,18 +95,16 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 	// n/128 to n/4096 are equal within noise, and n/1024 keeps the lists'
 	// memory small.
 	limit := max(n/1024, 1024)
+	ws := opt.Workspace
 	s := &parSolver{
 		g:       g,
 		n:       n,
 		workers: w,
-		lanes:   bitset.NewCounters(n, width),
-		cur:     parallel.NewFrontier(n, w, limit),
-		next:    parallel.NewFrontier(n, w, limit),
-		bufs:    make([]workerBuf, w),
+		ws:      ws,
+		lanes:   ws.newLanes(n, width),
+		bufs:    ws.newBufs(w),
 	}
-	for i := range s.bufs {
-		s.bufs[i].batch = make([]uint64, 0, batchSize)
-	}
+	s.cur, s.next = ws.newFrontiers(n, w, limit)
 	s.setWidth(width)
 	return s
 }
@@ -270,6 +269,7 @@ func (s *parSolver) widen(ctx context.Context) error {
 	}
 	old, oldCode := s.lanes, s.code
 	s.lanes = bitset.NewCounters(s.n, 32)
+	s.ws.keepLanes(s.lanes)
 	s.setWidth(32)
 	return parallel.For(ctx, s.workers, s.n, parallel.ChunkFor(s.n, s.workers, 4096), func(_ int, lo, hi uint64) error {
 		for i := lo; i < hi; i++ {
@@ -283,7 +283,7 @@ func (s *parSolver) widen(ctx context.Context) error {
 // result turns the lanes into a Result: 2-bit values, and the lanes kept
 // as the depth array.
 func (s *parSolver) result(ctx context.Context, maxDepth uint64) (*Result, error) {
-	r := &Result{n: s.n, values: bitset.NewPairs(s.n), depths: s.lanes, depthMask: s.payload, maxDepth: maxDepth}
+	r := &Result{n: s.n, values: s.ws.newValues(s.n), depths: s.lanes, depthMask: s.payload, maxDepth: maxDepth}
 	for i := range s.bufs {
 		r.edges += s.bufs[i].edges
 	}

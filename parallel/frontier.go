@@ -35,13 +35,36 @@ type workerList struct {
 
 // NewFrontier returns a frontier for indices [0, n) and the given number of
 // workers; limit is the most list entries it keeps before it turns dense.
+// All the list storage is allocated here, so that the lists never grow
+// (and leave garbage behind) during a solve.
 func NewFrontier(n uint64, workers int, limit uint64) *Frontier {
-	return &Frontier{
-		perWorker: max(1, limit/uint64(Workers(workers))),
+	w := Workers(workers)
+	f := &Frontier{
+		perWorker: max(1, limit/uint64(w)),
 		set:       bitset.NewSet(n),
-		lists:     make([]workerList, Workers(workers)),
+		lists:     make([]workerList, w),
 	}
+	for i := range f.lists {
+		f.lists[i].items = make([]uint64, 0, f.perWorker)
+	}
+	f.merged = make([]uint64, 0, f.perWorker*uint64(w))
+	return f
 }
+
+// Resized makes f a frontier for indices [0, n) with the same workers and
+// lists, reusing its bit set, and reports whether its storage had room.
+func (f *Frontier) Resized(n uint64) bool {
+	set, ok := f.set.Resized(n)
+	if ok {
+		f.set = set
+		f.isDense = false
+		f.Reset()
+	}
+	return ok
+}
+
+// Workers returns the number of workers f serves.
+func (f *Frontier) Workers() int { return len(f.lists) }
 
 // Reset empties the frontier for a new round. A dense round's bit set must
 // have been emptied by its consumer (see TakeWords) or is cleared here.

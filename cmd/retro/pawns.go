@@ -27,7 +27,9 @@ func solvePawns(c *solveConfig, in io.Reader, name string, out *bufio.Writer) er
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	// One game's tables and one workspace serve every board in turn.
 	var g pawns.Game
+	c.ws = new(engine.Workspace)
 	var boardsJSON []*summary
 	for _, b := range boards {
 		g.Reset(b)

@@ -46,6 +46,7 @@ type solveConfig struct {
 	profDir   string
 	stats     bool
 	json      bool
+	ws        *engine.Workspace // set by games that solve many positions in a row
 	env       *env
 }
 
@@ -152,7 +153,7 @@ func openInput(path string, e *env) (io.Reader, string, func(), error) {
 
 // options returns the engine options the flags ask for.
 func (c *solveConfig) options() engine.Options {
-	o := engine.Options{Workers: c.workers, MaxMemory: uint64(c.maxMemory)}
+	o := engine.Options{Workers: c.workers, MaxMemory: uint64(c.maxMemory), Workspace: c.ws}
 	if c.progress || c.env.isTerminal {
 		o.Progress = c.env.stderr
 	}
