@@ -66,8 +66,8 @@ func (f *Frontier) Resized(n uint64) bool {
 // Workers returns the number of workers f serves.
 func (f *Frontier) Workers() int { return len(f.lists) }
 
-// Reset empties the frontier for a new round. A dense round's bit set must
-// have been emptied by its consumer (see TakeWords) or is cleared here.
+// Reset empties the frontier for a new round. A dense round's bit set is
+// cleared here unless its consumer already did (see Taken).
 func (f *Frontier) Reset() {
 	if f.isDense {
 		f.set.Clear()
@@ -132,16 +132,7 @@ func (f *Frontier) List() []uint64 { return f.merged }
 // Set returns the bit set of a closed dense round.
 func (f *Frontier) Set() bitset.Set { return f.set }
 
-// TakeWords appends the members held in words [lo, hi) of a dense round's bit
-// set to dst and clears those words, so that the set is empty for the next
-// dense round once every word has been taken. Different workers may take
-// different words at once.
-func (f *Frontier) TakeWords(dst []uint64, lo, hi uint64) []uint64 {
-	dst = f.set.AppendWords(dst, lo, hi)
-	clear(f.set.Words()[lo:hi])
-	return dst
-}
-
-// Taken tells the frontier that a dense round's words have all been taken,
-// so Reset need not clear them again.
+// Taken tells the frontier that its consumer has cleared a dense round's
+// words while reading them (each worker its own words), so Reset need not
+// clear them again.
 func (f *Frontier) Taken() { f.isDense = false }
