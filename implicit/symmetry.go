@@ -76,8 +76,25 @@ func canonicalSet(g Symmetric, dst []uint64, start int) []uint64 {
 	for i, x := range tail {
 		tail[i] = g.Canonical(x)
 	}
-	slices.Sort(tail)
-	return append(dst[:start], slices.Compact(tail)...)
+	return append(dst[:start], sortedSet(tail)...)
+}
+
+// sortedSet sorts xs in place and returns its distinct elements, in order.
+// Move lists are short: insertion sort, specialised for uint64, beats the
+// generic sort there.
+func sortedSet(xs []uint64) []uint64 {
+	if len(xs) > 48 {
+		slices.Sort(xs)
+	} else {
+		for i := 1; i < len(xs); i++ {
+			x, j := xs[i], i
+			for ; j > 0 && xs[j-1] > x; j-- {
+				xs[j] = xs[j-1]
+			}
+			xs[j] = x
+		}
+	}
+	return slices.Compact(xs)
 }
 
 // Describe describes s through the underlying game, if it can.

@@ -40,11 +40,13 @@ func solveQuixo(c *solveConfig, _ io.Reader, _ string, out *bufio.Writer) error 
 		}
 		return err
 	}
-	r, err := c.run(implicit.Reduce(g))
+	cg := implicit.NewCompact(g)
+	r, err := c.run(cg)
 	if err != nil {
 		return err
 	}
-	return c.report(out, implicit.Reduce(g), r, g.Start(), valueLine(r, g.Start()))
+	start := cg.Index(g.Start())
+	return c.report(out, cg, r, start, valueLine(r, start))
 }
 
 // valueLine is "win D", "loss D" or "draw" for position s.

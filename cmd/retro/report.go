@@ -92,7 +92,8 @@ func (c *solveConfig) summarize(g implicit.Game, r *engine.Result, start *uint64
 				return nil, err
 			}
 			s.Stats.Reachable, s.Stats.Counted = &n, "positions"
-			if _, ok := g.(implicit.Reduced); ok {
+			switch g.(type) {
+			case implicit.Reduced, *implicit.Compact:
 				s.Stats.Counted = "symmetry classes"
 			}
 		}

@@ -22,10 +22,11 @@ Output: the start's value for X, as a graph line without the vertex:
 
 func solveTeeko(c *solveConfig, _ io.Reader, _ string, out *bufio.Writer) error {
 	var g teeko.Game
-	red := implicit.Reduce(g)
-	r, err := c.run(red)
+	cg := implicit.NewCompact(g)
+	r, err := c.run(cg)
 	if err != nil {
 		return err
 	}
-	return c.report(out, red, r, g.Start(), valueLine(r, g.Start()))
+	start := cg.Index(g.Start())
+	return c.report(out, cg, r, start, valueLine(r, start))
 }

@@ -27,6 +27,9 @@ func TestConsistency(t *testing.T) {
 		if err := implicit.Check(implicit.Reduce(g), 3000, 2); err != nil {
 			t.Fatalf("%d x %d, canonical boards: %v", n, n, err)
 		}
+		if err := implicit.Check(implicit.NewCompact(g), 3000, 3); err != nil {
+			t.Fatalf("%d x %d, canonical boards renumbered: %v", n, n, err)
+		}
 	}
 }
 
@@ -87,12 +90,12 @@ func TestFourByFour(t *testing.T) {
 		t.Skip("4 x 4 takes seconds")
 	}
 	g := game(t, 4)
-	red := implicit.Reduce(g)
-	r, err := engine.Parallel(context.Background(), red, engine.Options{})
+	cg := implicit.NewCompact(g)
+	r, err := engine.Parallel(context.Background(), cg, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, d := r.Value(g.Start()), r.Depth(g.Start()); v != engine.Win || d != 21 {
+	if v, d := r.Value(cg.Index(g.Start())), r.Depth(cg.Index(g.Start())); v != engine.Win || d != 21 {
 		t.Fatalf("start is %v %d, want win 21", v, d)
 	}
 	first := g.Moves(g.Start(), nil)
@@ -100,7 +103,7 @@ func TestFourByFour(t *testing.T) {
 		t.Fatalf("%d first moves, want 32", len(first))
 	}
 	for _, s := range first {
-		c := g.Canonical(s)
+		c := cg.Index(s)
 		if v, d := r.Value(c), r.Depth(c); v != engine.Loss || d != 20 {
 			t.Fatalf("first move to\n%sis %v %d, want loss 20", g.Describe(s), v, d)
 		}
@@ -111,7 +114,7 @@ func TestFourByFour(t *testing.T) {
 	for s := uint64(0); s < g.Size(); s += 433 {
 		sample = append(sample, s)
 	}
-	if err := engine.CheckLocal(g, r, g.Canonical, sample); err != nil {
+	if err := engine.CheckLocal(g, r, cg.Index, sample); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -131,15 +131,19 @@ func TestSolve(t *testing.T) {
 		t.Skip("Teeko takes a while")
 	}
 	var g teeko.Game
-	r, err := engine.Parallel(context.Background(), implicit.Reduce(g), engine.Options{})
+	cg := implicit.NewCompact(g)
+	if err := implicit.Check(cg, 20000, 3); err != nil {
+		t.Fatalf("canonical positions renumbered: %v", err)
+	}
+	r, err := engine.Parallel(context.Background(), cg, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := r.Value(g.Start()); v != engine.Draw {
+	if v := r.Value(cg.Index(g.Start())); v != engine.Draw {
 		t.Fatalf("start is %v, want draw", v)
 	}
 	for _, s := range g.Moves(g.Start(), nil) {
-		if v := r.Value(g.Canonical(s)); v != engine.Draw {
+		if v := r.Value(cg.Index(s)); v != engine.Draw {
 			t.Fatalf("opening drop\n%sis %v, want draw", g.Describe(s), v)
 		}
 	}
@@ -148,7 +152,7 @@ func TestSolve(t *testing.T) {
 	for range 200000 {
 		sample = append(sample, rng.Uint64N(g.Size()))
 	}
-	if err := engine.CheckLocal(g, r, g.Canonical, sample); err != nil {
+	if err := engine.CheckLocal(g, r, cg.Index, sample); err != nil {
 		t.Fatal(err)
 	}
 	if r.Count(engine.Win) == 0 || r.Count(engine.Loss) == 0 {

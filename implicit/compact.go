@@ -1,0 +1,131 @@
+package implicit
+
+import (
+	"math/bits"
+	"runtime"
+	"sync"
+)
+
+// Compact is the game over the canonical positions of a Symmetric game,
+// renumbered densely: index i of Compact is the i-th canonical position of
+// the underlying game in increasing order. It plays like Reduce(g) (moves
+// and un-moves deduplicated on both sides), but a solver's arrays shrink
+// from the size of g's index to the number of classes, 8 times smaller for
+// the 8 symmetries of the square.
+//
+// It keeps a bit per index of g (set for canonical positions), a running
+// count per 512 of them, for ranks, and the canonical positions in order,
+// 4 bytes each, for the way back.
+type Compact struct {
+	S      Symmetric
+	canon  []uint64 // bit s: s is canonical
+	counts []uint32 // counts[b]: canonical positions below s = 512b
+	sparse []uint32 // sparse[i]: the i-th canonical position
+}
+
+// NewCompact finds the canonical positions of g, on all cores. g's index
+// must be below 2^32.
+func NewCompact(g Symmetric) *Compact {
+	n := g.Size()
+	if n >= 1<<32 {
+		panic("implicit: NewCompact of a game with 2^32 indices or more")
+	}
+	c := &Compact{S: g, canon: make([]uint64, (n+63)/64)}
+	// Each goroutine marks whole words, so no two share one.
+	words := uint64(len(c.canon))
+	workers := uint64(runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := words*w/workers, words*(w+1)/workers
+		wg.Go(func() {
+			for wi := lo; wi < hi; wi++ {
+				var m uint64
+				for b := range uint64(64) {
+					if s := wi*64 + b; s < n && g.IsCanonical(s) {
+						m |= 1 << b
+					}
+				}
+				c.canon[wi] = m
+			}
+		})
+	}
+	wg.Wait()
+	c.counts = make([]uint32, (words+7)/8+1)
+	var total uint32
+	for wi, m := range c.canon {
+		if wi%8 == 0 {
+			c.counts[wi/8] = total
+		}
+		total += uint32(bits.OnesCount64(m))
+	}
+	c.counts[len(c.counts)-1] = total
+	c.sparse = make([]uint32, 0, total)
+	for wi, m := range c.canon {
+		for ; m != 0; m &= m - 1 {
+			c.sparse = append(c.sparse, uint32(wi*64+bits.TrailingZeros64(m)))
+		}
+	}
+	return c
+}
+
+// rank returns the compact index of canonical position s.
+func (c *Compact) rank(s uint64) uint64 {
+	wi := s / 64
+	r := uint64(c.counts[wi/8])
+	for w := wi &^ 7; w < wi; w++ {
+		r += uint64(bits.OnesCount64(c.canon[w]))
+	}
+	return r + uint64(bits.OnesCount64(c.canon[wi]&(1<<(s%64)-1)))
+}
+
+// Index returns the compact index of any position s of the underlying game:
+// the rank of its class's representative.
+func (c *Compact) Index(s uint64) uint64 { return c.rank(c.S.Canonical(s)) }
+
+// Position returns the canonical position of the underlying game at compact
+// index i.
+func (c *Compact) Position(i uint64) uint64 { return uint64(c.sparse[i]) }
+
+// Size returns the number of classes.
+func (c *Compact) Size() uint64 { return uint64(len(c.sparse)) }
+
+// MaxMoves returns the underlying bound.
+func (c *Compact) MaxMoves() uint64 { return c.S.MaxMoves() }
+
+// Classify returns the kind of the class's representative.
+func (c *Compact) Classify(i uint64) Kind { return c.S.Classify(c.Position(i)) }
+
+// Moves appends the distinct classes reachable from class i.
+func (c *Compact) Moves(i uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	return c.ranks(c.S.Moves(c.Position(i), dst), start)
+}
+
+// Unmoves appends the distinct classes that can move into class i.
+func (c *Compact) Unmoves(i uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	return c.ranks(c.S.Unmoves(c.Position(i), dst), start)
+}
+
+// ranks replaces dst[start:] by the sorted set of its elements' compact
+// indices.
+func (c *Compact) ranks(dst []uint64, start int) []uint64 {
+	tail := dst[start:]
+	for k, s := range tail {
+		tail[k] = c.Index(s)
+	}
+	return append(dst[:start], sortedSet(tail)...)
+}
+
+// Describe describes class i by its representative, if the game can.
+func (c *Compact) Describe(i uint64) string {
+	if d, ok := c.S.(Describer); ok {
+		return d.Describe(c.Position(i))
+	}
+	return ""
+}
+
+// Bytes returns the memory the renumbering takes.
+func (c *Compact) Bytes() uint64 {
+	return 8*uint64(len(c.canon)) + 4*uint64(len(c.counts)) + 4*uint64(cap(c.sparse))
+}

@@ -1,0 +1,79 @@
+package implicit_test
+
+import (
+	"testing"
+
+	"retro/implicit"
+)
+
+// mirror is a game on positions (a, b) of a ring of 10 cells, a and b
+// interchangeable: a symmetric game whose class is the unordered pair. A
+// move steps a or b by one.
+type mirror struct{}
+
+const ringN = 10
+
+func (mirror) Size() uint64     { return ringN * ringN }
+func (mirror) MaxMoves() uint64 { return 4 }
+func (mirror) Classify(s uint64) implicit.Kind {
+	if s/ringN == s%ringN {
+		return implicit.TerminalLoss
+	}
+	return implicit.Inner
+}
+func (m mirror) Moves(s uint64, dst []uint64) []uint64 {
+	if m.Classify(s) != implicit.Inner {
+		return dst
+	}
+	a, b := s/ringN, s%ringN
+	return append(dst, (a+1)%ringN*ringN+b, (a+ringN-1)%ringN*ringN+b, a*ringN+(b+1)%ringN, a*ringN+(b+ringN-1)%ringN)
+}
+func (m mirror) Unmoves(t uint64, dst []uint64) []uint64 {
+	a, b := t/ringN, t%ringN
+	for _, p := range []uint64{(a+1)%ringN*ringN + b, (a+ringN-1)%ringN*ringN + b, a*ringN + (b+1)%ringN, a*ringN + (b+ringN-1)%ringN} {
+		if m.Classify(p) == implicit.Inner {
+			dst = append(dst, p)
+		}
+	}
+	return dst
+}
+func (mirror) Canonical(s uint64) uint64 {
+	a, b := s/ringN, s%ringN
+	return min(a, b)*ringN + max(a, b)
+}
+func (m mirror) IsCanonical(s uint64) bool { return m.Canonical(s) == s }
+
+func TestReduceAndCompact(t *testing.T) {
+	var g mirror
+	if err := implicit.Check(g, 1000, 1); err != nil {
+		t.Fatalf("the full game: %v", err)
+	}
+	r := implicit.Reduce(g)
+	if err := implicit.Check(r, 1000, 1); err != nil {
+		t.Fatalf("reduced: %v", err)
+	}
+	c := implicit.NewCompact(g)
+	if err := implicit.Check(c, 1000, 1); err != nil {
+		t.Fatalf("compact: %v", err)
+	}
+	if c.Size() != ringN*(ringN+1)/2 {
+		t.Fatalf("%d classes, want %d", c.Size(), ringN*(ringN+1)/2)
+	}
+	// The compact game is the reduced one renumbered: same moves, classes
+	// in increasing order.
+	for i := range c.Size() {
+		s := c.Position(i)
+		if c.Index(s) != i || (i > 0 && c.Position(i-1) >= s) {
+			t.Fatalf("class %d: position %d comes back as %d", i, s, c.Index(s))
+		}
+		rm, cm := r.Moves(s, nil), c.Moves(i, nil)
+		if len(rm) != len(cm) {
+			t.Fatalf("class %d: %d moves reduced, %d compact", i, len(rm), len(cm))
+		}
+		for k := range rm {
+			if c.Index(rm[k]) != cm[k] {
+				t.Fatalf("class %d: move %d is %d reduced, %d compact", i, k, rm[k], cm[k])
+			}
+		}
+	}
+}
