@@ -23,7 +23,9 @@ D the depth in plies.
 }
 
 func solveGraph(c *solveConfig, in io.Reader, name string, out *bufio.Writer) error {
+	in, stop := c.readingProgress(in, name)
 	g, err := graph.Read(in, c.memoryLimit())
+	stop()
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

@@ -44,7 +44,9 @@ func parse(t *implicit.Tokens) (*Board, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{Rows: n, Cols: m, Cells: make([]uint8, 0, n*m)}
+	// The cells grow as rows arrive: a header alone must not allocate a
+	// huge board.
+	b := &Board{Rows: n, Cols: m, Cells: make([]uint8, 0, min(n*m, 1<<16))}
 	police, thieves := 0, 0
 	for r := range n {
 		tok, ok := t.Next()

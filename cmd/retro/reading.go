@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"retro/implicit"
+)
+
+// readingProgress wraps r so that, while it is read, a line every second on
+// standard error says how much has been read; the returned stop ends the
+// lines. It does nothing unless progress lines are wanted.
+func (c *solveConfig) readingProgress(r io.Reader, name string) (io.Reader, func()) {
+	if !c.progress && !c.env.isTerminal {
+		return r, func() {}
+	}
+	cr := &countingReader{r: r}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fmt.Fprintf(c.env.stderr, "retro: loading %s: %s read, %v\n", name,
+					implicit.HumanBytes(cr.n.Load()), time.Since(start).Round(time.Millisecond))
+			}
+		}
+	}()
+	return cr, func() { close(done); <-finished }
+}
+
+type countingReader struct {
+	r io.Reader
+	n atomic.Uint64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n.Add(uint64(k))
+	return k, err
+}
