@@ -12,7 +12,8 @@ when the winner hurries and the loser delays).
 
 Usage:
 
-	retro solve GAME [flags] FILE|-   solve a game read from FILE or standard input
+	retro solve GAME [flags] [FILE|-] solve a game read from FILE or standard input
+	                                  (quixo and teeko read nothing: they start empty)
 	retro grundy [flags] FILE|-       Smith values (nim values or inf{K}) of a graph
 	retro sum [flags] FILE:VERTEX...  the value and outcome of a sum of graph games
 	retro bench [-quick] [flags]      benchmark the engines on named workloads
@@ -34,7 +35,7 @@ func helpCmd(args []string, e *env) error {
 		return usagef("help takes one topic, got %d", len(args))
 	}
 	if args[0] == "solve" {
-		fmt.Fprintf(e.stdout, "Usage: retro solve GAME [flags] FILE|-\n\nGames:\n%s\nFlags (all games):\n", gameList())
+		fmt.Fprintf(e.stdout, "Usage: retro solve GAME [flags] [FILE|-]\n\nGames:\n%s\nFlags (all games; see 'retro help GAME' for a game's own):\n", gameList())
 		fs, _ := newSolveFlags(games[sortedGames()[0]], e)
 		fs.SetOutput(e.stdout)
 		fs.PrintDefaults()

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	retro solve GAME [flags] FILE|-
+//	retro solve GAME [flags] [FILE|-]
 //	retro grundy [flags] FILE|-
 //	retro sum [flags] FILE:VERTEX [FILE:VERTEX ...]
 //	retro bench [flags]

@@ -11,10 +11,8 @@ import (
 	"retro/implicit/quixo"
 )
 
-var quixoN int
-
 var quixoGame = &game{
-	summary: "Quixo on an n x n board (-n 3 or 4), solved from the empty board",
+	summary: "Quixo on an n x n board (-n 2 to 4), solved from the empty board",
 	help: `No input: the game starts from the empty board, X to move. Each symmetry
 class of boards (8 symmetries of the square) is solved once.
 
@@ -22,16 +20,16 @@ Output: the start's value for X, as a graph line without the vertex:
 "win 21", "loss 20" or "draw".
 `,
 	noInput: true,
-	flags: func(fs *flag.FlagSet) {
-		fs.IntVar(&quixoN, "n", 4, "the board's `side`: 2, 3 or 4 (5 is refused with its memory estimate)")
+	flags: func(fs *flag.FlagSet, c *solveConfig) {
+		fs.IntVar(&c.side, "n", 4, "the board's `side`: 2, 3 or 4 (5 is refused with its memory estimate)")
 	},
 	solve: solveQuixo,
 }
 
 func solveQuixo(c *solveConfig, _ io.Reader, _ string, out *bufio.Writer) error {
-	g, err := quixo.New(quixoN)
+	g, err := quixo.New(c.side)
 	if err != nil {
-		if quixoN == 5 {
+		if c.side == 5 {
 			// 3^25 boards times two turns, at the parallel engine's bytes
 			// per index.
 			n := uint64(2 * 847288609443)

@@ -21,8 +21,8 @@ type game struct {
 	help    string // the input and output, for `retro help GAME`
 	// noInput games read no file: `retro solve GAME [flags]`.
 	noInput bool
-	// flags adds the game's own flags, if any, to fs.
-	flags func(fs *flag.FlagSet)
+	// flags adds the game's own flags, if any, to fs, storing into c.
+	flags func(fs *flag.FlagSet, c *solveConfig)
 	// solve reads the input, solves and prints the answer to out.
 	solve func(c *solveConfig, in io.Reader, name string, out *bufio.Writer) error
 }
@@ -47,6 +47,7 @@ type solveConfig struct {
 	stats     bool
 	json      bool
 	ws        *engine.Workspace // set by games that solve many positions in a row
+	side      int               // the board's side, for games that take -n
 	env       *env
 }
 
@@ -63,7 +64,7 @@ func newSolveFlags(g *game, e *env) (*flag.FlagSet, *solveConfig) {
 	fs.StringVar(&c.profile, "profile", "", "write a `kind` of pprof profile of the solve: cpu, mem, block, mutex or trace")
 	fs.StringVar(&c.profDir, "profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")
 	if g.flags != nil {
-		g.flags(fs)
+		g.flags(fs, c)
 	}
 	fs.Usage = func() {
 		file := " FILE|-"
