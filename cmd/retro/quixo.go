@@ -38,7 +38,7 @@ func solveQuixo(c *solveConfig, _ io.Reader, _ string, out *bufio.Writer) error 
 		}
 		return err
 	}
-	cg := implicit.NewCompact(g)
+	cg := c.compact(g)
 	r, err := c.run(cg)
 	if err != nil {
 		return err

@@ -47,3 +47,16 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.n.Add(uint64(k))
 	return k, err
 }
+
+// compact renumbers g over its symmetry classes, saying so on standard error
+// when progress lines are wanted (it takes seconds on large games).
+func (c *solveConfig) compact(g implicit.Symmetric) *implicit.Compact {
+	if !c.progress && !c.env.isTerminal {
+		return implicit.NewCompact(g)
+	}
+	start := time.Now()
+	fmt.Fprintf(c.env.stderr, "retro: finding one position per symmetry class among %d\n", g.Size())
+	cg := implicit.NewCompact(g)
+	fmt.Fprintf(c.env.stderr, "retro: %d classes, %v\n", cg.Size(), time.Since(start).Round(time.Millisecond))
+	return cg
+}

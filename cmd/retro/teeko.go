@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"io"
 
-	"retro/implicit"
 	"retro/implicit/teeko"
 )
 
@@ -22,7 +21,7 @@ Output: the start's value for X, as a graph line without the vertex:
 
 func solveTeeko(c *solveConfig, _ io.Reader, _ string, out *bufio.Writer) error {
 	var g teeko.Game
-	cg := implicit.NewCompact(g)
+	cg := c.compact(g)
 	r, err := c.run(cg)
 	if err != nil {
 		return err
