@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 
+	"retro/engine"
 	"retro/implicit/graph"
 )
 
@@ -38,11 +40,7 @@ func solveGraph(c *solveConfig, in io.Reader, name string, out *bufio.Writer) er
 		if err != nil {
 			return err
 		}
-		s.Vertices = make([]valueJSON, r.Size())
-		for v := range r.Size() {
-			s.Vertices[v] = valueOf(r, v)
-		}
-		return json.NewEncoder(out).Encode(s)
+		return writeGraphJSON(out, s, r)
 	}
 	var line []byte
 	for v := range r.Size() {
@@ -59,4 +57,35 @@ func solveGraph(c *solveConfig, in io.Reader, name string, out *bufio.Writer) er
 		writeStats(out, s)
 	}
 	return nil
+}
+
+// writeGraphJSON writes the summary with a "vertices" array, streamed one
+// vertex at a time so that 10^7 vertices cost no more memory than one.
+func writeGraphJSON(out *bufio.Writer, s *summary, r *engine.Result) error {
+	head, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	out.Write(head[:len(head)-1]) // without the closing brace
+	out.WriteString(`,"vertices":[`)
+	var item []byte
+	for v := range r.Size() {
+		item = item[:0]
+		if v > 0 {
+			item = append(item, ',')
+		}
+		item = append(item, `{"value":"`...)
+		item = append(item, r.Value(v).String()...)
+		item = append(item, '"')
+		if val := r.Value(v); val == engine.Win || val == engine.Loss {
+			item = append(item, `,"depth":`...)
+			item = strconv.AppendUint(item, r.Depth(v), 10)
+		}
+		item = append(item, '}')
+		if _, err := out.Write(item); err != nil {
+			return err
+		}
+	}
+	_, err = out.WriteString("]}\n")
+	return err
 }
