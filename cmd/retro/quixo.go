@@ -38,6 +38,18 @@ func solveQuixo(c *solveConfig, _ io.Reader, _ string, out *bufio.Writer) error 
 		}
 		return err
 	}
+	return solveClasses(c, out, g)
+}
+
+// startGame is a symmetric game that starts from one position.
+type startGame interface {
+	implicit.Symmetric
+	Start() uint64
+}
+
+// solveClasses solves g over its symmetry classes and reports the start's
+// value line.
+func solveClasses(c *solveConfig, out *bufio.Writer, g startGame) error {
 	cg := c.compact(g)
 	r, err := c.run(cg)
 	if err != nil {

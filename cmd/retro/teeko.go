@@ -20,12 +20,5 @@ Output: the start's value for X, as a graph line without the vertex:
 }
 
 func solveTeeko(c *solveConfig, _ io.Reader, _ string, out *bufio.Writer) error {
-	var g teeko.Game
-	cg := c.compact(g)
-	r, err := c.run(cg)
-	if err != nil {
-		return err
-	}
-	start := cg.Index(g.Start())
-	return c.report(out, cg, r, start, valueLine(r, start))
+	return solveClasses(c, out, teeko.Game{})
 }
