@@ -70,8 +70,17 @@ func AppendInf(dst []byte, k []uint32) []byte {
 	return append(dst, '}')
 }
 
-// Smith labels every position of g with its Smith value by Fraenkel and
-// Yesha's algorithm GSG, round g = 0, 1, 2, ... (seed 004, theorem 11):
+// Smith labels every position of g with its Smith value.
+//
+// First, in O(N + E), the positions from which no cycle can be reached get
+// their Sprague-Grundy values: the mex of their moves' values, computed
+// retrogradely from the positions without moves (each position waits until
+// all its moves are known). On an acyclic graph that is the whole answer.
+//
+// The rest are labelled by Fraenkel and Yesha's algorithm GSG, round g = 0,
+// 1, 2, ... (seed 004, theorem 11), in which the positions labelled above
+// keep their values and act, in round g, as labelled g when their value is
+// g:
 //
 //  1. Label g, as long as there is one, every unlabelled position u with no
 //     move to a position labelled g, and each of whose moves to an
@@ -87,8 +96,8 @@ func AppendInf(dst []byte, k []uint32) []byte {
 // g makes w's predecessors answer, which decrements the counts of their own
 // predecessors, and a count reaching zero (with no move to g) labels a new
 // position. Each round is O(N + E), and values stay below sqrt(2E), so the
-// whole is O((N + E) sqrt E) at worst. On an acyclic graph the labels are
-// the Sprague-Grundy values.
+// whole is O((N + E) sqrt E) at worst. Every label meets theorem 11's
+// conditions, so it is the position's value.
 //
 // g must be a normal-play game: every legal position Inner (a position with
 // no moves is lost by the player to move); terminal wins or losses are
@@ -117,6 +126,49 @@ func Smith(ctx context.Context, g implicit.Game, opt Options) (*SmithResult, err
 	}
 	p := newProgress(opt, n)
 	defer p.stop()
+
+	// The acyclic part: count[s] is the number of s's moves whose value is
+	// not known yet.
+	queue = queue[:0]
+	for s := range n {
+		if r.values[s] == unlabelled {
+			buf = g.Moves(s, buf[:0])
+			count[s] = uint32(len(buf))
+			if count[s] == 0 {
+				queue = append(queue, s)
+			}
+		}
+	}
+	var seen []bool
+	var byValue [][]uint64 // the positions valued in the acyclic part, by value
+	for len(queue) > 0 {
+		w := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		buf = g.Moves(w, buf[:0])
+		seen = append(seen[:0], make([]bool, len(buf)+1)...)
+		for _, t := range buf {
+			if v := r.values[t]; int(v) < len(seen) {
+				seen[v] = true
+			}
+		}
+		v := uint32(0)
+		for seen[v] {
+			v++
+		}
+		r.values[w], r.max = v, max(r.max, v)
+		open--
+		for len(byValue) <= int(v) {
+			byValue = append(byValue, nil)
+		}
+		byValue[v] = append(byValue[v], w)
+		preds = g.Unmoves(w, preds[:0])
+		for _, u := range preds {
+			if count[u]--; count[u] == 0 {
+				queue = append(queue, u)
+			}
+		}
+	}
+
 	for round := uint32(0); open > 0; round++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -144,17 +196,9 @@ func Smith(ctx context.Context, g implicit.Game, opt Options) (*SmithResult, err
 				queue = append(queue, s)
 			}
 		}
-		for len(queue) > 0 {
-			w := queue[len(queue)-1]
-			queue = queue[:len(queue)-1]
-			if r.values[w] != unlabelled || answers.Test(w) || count[w] != 0 {
-				continue // became able to move to g since it was queued
-			}
-			r.values[w] = round
-			r.max = max(r.max, round)
-			open--
-			// w's predecessors now have a move to g: they can answer, and
-			// are no longer candidates for g themselves.
+		// labelled tells w's predecessors that w is labelled g: they can
+		// answer, and are no longer candidates for g themselves.
+		labelled := func(w uint64) {
 			preds = g.Unmoves(w, preds[:0])
 			for _, u := range preds {
 				if answers.Test(u) {
@@ -174,6 +218,22 @@ func Smith(ctx context.Context, g implicit.Game, opt Options) (*SmithResult, err
 					}
 				}
 			}
+		}
+		if int(round) < len(byValue) {
+			for _, w := range byValue[round] {
+				labelled(w)
+			}
+		}
+		for len(queue) > 0 {
+			w := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			if r.values[w] != unlabelled || answers.Test(w) || count[w] != 0 {
+				continue // became able to move to g since it was queued
+			}
+			r.values[w] = round
+			r.max = max(r.max, round)
+			open--
+			labelled(w)
 		}
 		for s := range n {
 			if r.values[s] == unlabelled && !answers.Test(s) {

@@ -163,6 +163,12 @@ func TestSmithDefinitionOnRandomGraphs(t *testing.T) {
 		g := randomGraph(seed)
 		checkSmithDefinition(t, g, smith(t, g), fmt.Sprintf("seed %d", seed))
 	}
+	// Larger sparse graphs: long acyclic stretches (valued before the
+	// rounds) feeding into and out of cycles.
+	for seed := range uint64(200) {
+		g := graph.Random(300, 330+seed, seed)
+		checkSmithDefinition(t, g, smith(t, g), fmt.Sprintf("sparse seed %d", seed))
+	}
 }
 
 // sumGraph builds the explicit sum of a and b: vertex (x, y) = x*|b| + y,
