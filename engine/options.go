@@ -62,3 +62,15 @@ func MemoryNeeded(n, maxMoves uint64) uint64 {
 	}
 	return uint64(float64(n) * parBytesPerIndex(w))
 }
+
+// moveCounter returns a function that counts the moves of a position:
+// g's NumMoves where it has one, otherwise the length of Moves into buf.
+func moveCounter(g implicit.Game) func(s uint64, buf []uint64) (uint64, []uint64) {
+	if mc, ok := g.(implicit.MoveCounter); ok {
+		return func(s uint64, buf []uint64) (uint64, []uint64) { return mc.NumMoves(s), buf }
+	}
+	return func(s uint64, buf []uint64) (uint64, []uint64) {
+		buf = g.Moves(s, buf[:0])
+		return uint64(len(buf)), buf
+	}
+}

@@ -151,22 +151,23 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 func (s *parSolver) classify(ctx context.Context) error {
 	s.cur.Reset()
 	chunk := parallel.ChunkFor(s.n, s.workers, 4096)
+	count := moveCounter(s.g)
 	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
+		var k uint64
 		for i := lo; i < hi; i++ {
-			switch k := s.g.Classify(i); k {
+			switch kind := s.g.Classify(i); kind {
 			case implicit.Illegal:
 				s.lanes.Set(i, uint64(Illegal)<<s.code)
 			case implicit.TerminalWin, implicit.TerminalLoss:
-				s.lanes.Set(i, uint64(k)<<s.code)
+				s.lanes.Set(i, uint64(kind)<<s.code)
 				s.cur.Emit(w, i)
 			default:
-				buf = s.g.Moves(i, buf[:0])
-				if len(buf) == 0 {
+				if k, buf = count(i, buf); k == 0 {
 					s.lanes.Set(i, uint64(Loss)<<s.code)
 					s.cur.Emit(w, i)
 				} else {
-					s.lanes.Set(i, uint64(len(buf)))
+					s.lanes.Set(i, k)
 				}
 			}
 		}

@@ -32,6 +32,7 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 	defer p.stop()
 
 	var cur, next, buf []uint64
+	count := moveCounter(g)
 	p.setPhase("classifying")
 	for s := range n {
 		switch k := g.Classify(s); k {
@@ -41,12 +42,12 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 				cur = append(cur, s)
 			}
 		default:
-			buf = g.Moves(s, buf[:0])
-			if len(buf) == 0 {
+			var k uint64
+			if k, buf = count(s, buf); k == 0 {
 				r.values.Set(s, uint8(Loss))
 				cur = append(cur, s)
 			}
-			lanes.Set(s, uint64(len(buf)))
+			lanes.Set(s, k)
 		}
 	}
 

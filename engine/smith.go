@@ -130,10 +130,12 @@ func Smith(ctx context.Context, g implicit.Game, opt Options) (*SmithResult, err
 	// The acyclic part: count[s] is the number of s's moves whose value is
 	// not known yet.
 	queue = queue[:0]
+	numMoves := moveCounter(g)
 	for s := range n {
 		if r.values[s] == unlabelled {
-			buf = g.Moves(s, buf[:0])
-			count[s] = uint32(len(buf))
+			var k uint64
+			k, buf = numMoves(s, buf)
+			count[s] = uint32(k)
 			if count[s] == 0 {
 				queue = append(queue, s)
 			}

@@ -63,6 +63,9 @@ func (c *checker) position(s uint64) error {
 	if uint64(len(c.a)) > g.MaxMoves() {
 		return fmt.Errorf("implicit: position %d has %d moves, MaxMoves() is %d", s, len(c.a), g.MaxMoves())
 	}
+	if mc, ok := g.(MoveCounter); ok && mc.NumMoves(s) != uint64(len(c.a)) {
+		return fmt.Errorf("implicit: NumMoves(%d) = %d, but it has %d moves", s, mc.NumMoves(s), len(c.a))
+	}
 	moves := append([]uint64(nil), c.a...)
 	for _, t := range moves {
 		if err := c.legal(t, "move", s); err != nil {

@@ -65,3 +65,10 @@ type Game interface {
 type Describer interface {
 	Describe(s uint64) string
 }
+
+// MoveCounter is a Game that can count a position's moves without listing
+// them: NumMoves(s) must equal len(Moves(s, nil)). Engines use it, where a
+// game offers it, to size their counters without generating every move.
+type MoveCounter interface {
+	NumMoves(s uint64) uint64
+}

@@ -149,8 +149,8 @@ func (g *Graph) Unmoves(t uint64, dst []uint64) []uint64 {
 	return dst
 }
 
-// OutDegree returns the number of moves of s.
-func (g *Graph) OutDegree(s uint64) uint64 { return uint64(g.fwdOff[s+1] - g.fwdOff[s]) }
+// NumMoves returns the number of moves of s, its out-degree.
+func (g *Graph) NumMoves(s uint64) uint64 { return uint64(g.fwdOff[s+1] - g.fwdOff[s]) }
 
 // MaxMoves returns the largest out-degree.
 func (g *Graph) MaxMoves() uint64 { return g.maxOut }

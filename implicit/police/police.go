@@ -39,6 +39,7 @@ type Game struct {
 	free  uint64
 	exit  []bool     // exit[cell]: the cell is an exit
 	moves [][8]int32 // the free neighbours of each cell: 4 along the axes first, then 4 diagonals; -1 where there is none
+	steps [][2]uint8 // the number of free neighbours of each cell: along the axes, and in all 8 directions
 	start uint64
 }
 
@@ -77,10 +78,18 @@ func New(b *Board) *Game {
 				continue
 			}
 			var nb [8]int32
+			var steps [2]uint8
 			for d, dd := range dirs {
 				nb[d] = cell(r+dd[0], c+dd[1])
+				if nb[d] >= 0 {
+					if d < 4 {
+						steps[0]++
+					}
+					steps[1]++
+				}
 			}
 			g.moves = append(g.moves, nb)
+			g.steps = append(g.steps, steps)
 		}
 	}
 	p := uint64(cell(b.Police[0], b.Police[1]))
@@ -155,6 +164,18 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 		}
 	}
 	return dst
+}
+
+// NumMoves returns the number of moves of s: a pass and the steps.
+func (g *Game) NumMoves(s uint64) uint64 {
+	p, q, turn := g.unrank(s)
+	switch {
+	case g.over(p, q):
+		return 0
+	case turn == policeTurn:
+		return 1 + uint64(g.steps[p][1])
+	}
+	return 1 + uint64(g.steps[q][0])
 }
 
 // Unmoves appends the positions one move before t that were not over: the
