@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -39,11 +38,8 @@ func benchCmd(args []string, e *env) error {
 			fmt.Fprintf(fs.Output(), "  %s%s\n", w.Name, map[bool]string{true: " (quick)", false: ""}[w.Quick])
 		}
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelpShown
-		}
-		return usagef("bench: %v", err)
+	if err := parseFlags(fs, args, e); err != nil {
+		return err
 	}
 	if fs.NArg() != 0 {
 		return usagef("bench: unexpected argument %q", fs.Arg(0))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -56,16 +55,6 @@ func (f *valueFlags) config(e *env) *solveConfig {
 	return &solveConfig{ctx: e.ctx, env: e, progress: f.progress, maxMemory: f.maxMemory}
 }
 
-func parseValueFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelpShown
-		}
-		return usagef("%s: %v", fs.Name(), err)
-	}
-	return nil
-}
-
 // smithOf reads the graph at path and labels it.
 func smithOf(c *solveConfig, path string) (*graph.Graph, *engine.SmithResult, error) {
 	in, name, closeIn, err := openInput(path, c.env)
@@ -86,7 +75,7 @@ func smithOf(c *solveConfig, path string) (*graph.Graph, *engine.SmithResult, er
 
 func grundyCmd(args []string, e *env) error {
 	fs, f := newValueFlags("grundy", grundyHelp, e)
-	if err := parseValueFlags(fs, args); err != nil {
+	if err := parseFlags(fs, args, e); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -113,7 +102,7 @@ func grundyCmd(args []string, e *env) error {
 
 func sumCmd(args []string, e *env) error {
 	fs, f := newValueFlags("sum", sumHelp, e)
-	if err := parseValueFlags(fs, args); err != nil {
+	if err := parseFlags(fs, args, e); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -16,6 +16,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -104,4 +105,21 @@ func dispatch(args []string, e *env) error {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// parseFlags parses args into fs. A parse error comes back as one usage
+// error line (the flag package's own message and flag list are not
+// printed); -h prints the usage to standard error and counts as success.
+func parseFlags(fs *flag.FlagSet, args []string, e *env) error {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(e.stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return errHelpShown
+	case err != nil:
+		return usagef("%s: %v", fs.Name(), err)
+	}
+	return nil
 }

@@ -77,6 +77,7 @@ func TestUsageErrors(t *testing.T) {
 		{"solve", "graph", "a", "b"},
 		{"solve", "graph", "-engine", "fast", "x"},
 		{"solve", "graph", "-workers", "-2", "x"},
+		{"solve", "graph", "-workers", "100000", "x"},
 		{"solve", "graph", "-no-such-flag", "x"},
 		{"solve", "graph", "-max-memory", "lots", "x"},
 		{"help", "nothing"},

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -35,6 +34,9 @@ var games = map[string]*game{
 	"teeko":  teekoGame,
 }
 
+// maxWorkers bounds -workers: each worker has its own buffers.
+const maxWorkers = 4096
+
 // solveConfig holds the flags that every game shares.
 type solveConfig struct {
 	ctx       context.Context
@@ -53,7 +55,7 @@ type solveConfig struct {
 
 func newSolveFlags(g *game, e *env) (*flag.FlagSet, *solveConfig) {
 	c := &solveConfig{ctx: e.ctx, env: e}
-	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
+	fs := flag.NewFlagSet("solve "+gameName(g), flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.StringVar(&c.engine, "engine", "par", "solver `engine`: par (frontier-parallel) or seq (sequential reference)")
 	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine (default GOMAXPROCS)")
@@ -95,17 +97,14 @@ func solveCmd(args []string, e *env) error {
 		return usagef("solve: unknown game %q; games: %s", args[0], strings.Join(sortedGames(), ", "))
 	}
 	fs, c := newSolveFlags(g, e)
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelpShown
-		}
-		return usagef("solve %s: %v", args[0], err)
+	if err := parseFlags(fs, args[1:], e); err != nil {
+		return err
 	}
 	if c.engine != "par" && c.engine != "seq" {
 		return usagef("solve %s: -engine %q: want par or seq", args[0], c.engine)
 	}
-	if c.workers < 0 {
-		return usagef("solve %s: -workers %d: want a positive number", args[0], c.workers)
+	if c.workers < 0 || c.workers > maxWorkers {
+		return usagef("solve %s: -workers %d: want 1 to %d", args[0], c.workers, maxWorkers)
 	}
 	switch {
 	case g.noInput && fs.NArg() != 0:
