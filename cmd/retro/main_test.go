@@ -235,9 +235,9 @@ func TestBenchQuick(t *testing.T) {
 			}
 		}
 	}
-	// 3 quick workloads x (par with 1 and 2 workers, seq), 2 runs each.
-	if rows != 9 || lines != 18 {
-		t.Fatalf("%d table rows and %d benchmark lines, want 9 and 18:\n%s", rows, lines, out)
+	// 4 quick workloads x (par with 1 and 2 workers, seq), 2 runs each.
+	if rows != 12 || lines != 24 {
+		t.Fatalf("%d table rows and %d benchmark lines, want 12 and 24:\n%s", rows, lines, out)
 	}
 }
 
