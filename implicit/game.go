@@ -26,6 +26,8 @@ const (
 
 var kindNames = [...]string{"inner", "terminal win", "terminal loss", "illegal"}
 
+// String returns the kind's name: "inner", "terminal win", "terminal loss"
+// or "illegal".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]

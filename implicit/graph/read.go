@@ -15,6 +15,7 @@ type ParseError struct {
 	Msg  string
 }
 
+// Error returns "line N: what is wrong".
 func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
 // Read parses a graph in the `graph` text format of GAMES.md: blank lines and

@@ -14,6 +14,8 @@ type ParseError struct {
 	Msg   string
 }
 
+// Error returns "board B, line N: what is wrong" (or "line N: ..." outside
+// the boards).
 func (e *ParseError) Error() string {
 	if e.Board == 0 {
 		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)

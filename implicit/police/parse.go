@@ -13,6 +13,7 @@ type ParseError struct {
 	Msg  string
 }
 
+// Error returns "line N: what is wrong".
 func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
 // MaxSide is the most rows or columns Parse accepts; whether a board that
