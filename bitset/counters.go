@@ -73,9 +73,6 @@ func (c Counters) Width() uint { return c.width }
 // Max returns the largest value a counter holds.
 func (c Counters) Max() uint64 { return c.max }
 
-// Bytes returns the memory the counters occupy.
-func (c Counters) Bytes() uint64 { return uint64(len(c.words)) * 8 }
-
 func (c Counters) locate(i uint64) (*uint64, uint) {
 	lane := i & (1<<c.shift - 1)
 	return &c.words[i>>c.shift], uint(lane) * c.width

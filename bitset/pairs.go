@@ -62,24 +62,19 @@ func (p Pairs) SetIfZero(i uint64, v uint8) bool {
 
 // Count returns how many of the first n values equal v.
 func (p Pairs) Count(v uint8, n uint64) uint64 {
-	return p.CountWords(v, 0, uint64(len(p.words)), n)
-}
-
-// CountWords returns how many values in words [lo, hi) equal v, counting only
-// values whose index is below n.
-func (p Pairs) CountWords(v uint8, lo, hi, n uint64) uint64 {
 	// Turn each 2-bit lane into a single bit that is 1 where the lane equals v,
 	// then count bits: x ^ pattern is 00 exactly where the lane matches.
 	pattern := uint64(v&3) * 0x5555555555555555
 	var c uint64
-	for wi := lo; wi < hi; wi++ {
-		x := p.words[wi] ^ pattern
+	for wi, w := range p.words {
+		first := uint64(wi) * 32
+		if first >= n {
+			break
+		}
+		x := w ^ pattern
 		match := ^(x | x>>1) & 0x5555555555555555
-		if end := (wi + 1) * 32; end > n {
-			if wi*32 >= n {
-				break
-			}
-			match &= (1 << ((n - wi*32) * 2)) - 1
+		if first+32 > n {
+			match &= 1<<((n-first)*2) - 1
 		}
 		c += uint64(popcount(match))
 	}

@@ -76,14 +76,3 @@ func (s Set) Count() uint64 {
 
 // Clear empties the set.
 func (s Set) Clear() { clear(s.words) }
-
-// AppendWords appends the members held in words [lo, hi) to dst in increasing
-// order and returns the extended slice.
-func (s Set) AppendWords(dst []uint64, lo, hi uint64) []uint64 {
-	for wi := lo; wi < hi; wi++ {
-		for w := s.words[wi]; w != 0; w &= w - 1 {
-			dst = append(dst, wi<<6|uint64(bits.TrailingZeros64(w)))
-		}
-	}
-	return dst
-}

@@ -68,9 +68,6 @@ func (r *Result) MaxDepth() uint64 { return r.maxDepth }
 // walked: the work of the retrograde pass, for rates in benchmarks.
 func (r *Result) Edges() uint64 { return r.edges }
 
-// Bytes returns the memory the result occupies.
-func (r *Result) Bytes() uint64 { return uint64(len(r.values.Words()))*8 + r.depths.Bytes() }
-
 // Diff returns the first index at which a and b differ in value or depth,
 // and false if they are identical (sizes included).
 func Diff(a, b *Result) (uint64, bool) {

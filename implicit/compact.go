@@ -124,8 +124,3 @@ func (c *Compact) Describe(i uint64) string {
 	}
 	return ""
 }
-
-// Bytes returns the memory the renumbering takes.
-func (c *Compact) Bytes() uint64 {
-	return 8*uint64(len(c.canon)) + 4*uint64(len(c.counts)) + 4*uint64(cap(c.sparse))
-}

@@ -122,7 +122,11 @@ func emitAll(t *testing.T, f *Frontier, workers int, items []uint64) {
 func members(f *Frontier) []uint64 {
 	var got []uint64
 	if f.Dense() {
-		got = f.Set().AppendWords(nil, 0, uint64(len(f.Set().Words())))
+		for i := range f.Set().Len() {
+			if f.Set().Test(i) {
+				got = append(got, i)
+			}
+		}
 	} else {
 		got = slices.Clone(f.List())
 		slices.Sort(got)

@@ -59,8 +59,8 @@ func solveGraph(c *solveConfig, in io.Reader, name string, out *bufio.Writer) er
 	return nil
 }
 
-// writeGraphJSON writes the summary with a "vertices" array, streamed one
-// vertex at a time so that 10^7 vertices cost no more memory than one.
+// writeGraphJSON writes the summary with a "vertices" array of valueJSON,
+// streamed one vertex at a time so that 10^7 vertices cost no more memory than one.
 func writeGraphJSON(out *bufio.Writer, s *summary, r *engine.Result) error {
 	head, err := json.Marshal(s)
 	if err != nil {

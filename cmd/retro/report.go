@@ -19,7 +19,6 @@ type summary struct {
 	Start     *valueJSON        `json:"start,omitempty"`
 	Answer    string            `json:"answer,omitempty"`
 	Stats     *statsJSON        `json:"stats,omitempty"`
-	Vertices  []valueJSON       `json:"vertices,omitempty"`
 }
 
 type valueJSON struct {

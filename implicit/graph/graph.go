@@ -155,10 +155,5 @@ func (g *Graph) NumMoves(s uint64) uint64 { return uint64(g.fwdOff[s+1] - g.fwdO
 // MaxMoves returns the largest out-degree.
 func (g *Graph) MaxMoves() uint64 { return g.maxOut }
 
-// Bytes returns the memory held by the adjacency arrays.
-func (g *Graph) Bytes() uint64 {
-	return 4 * uint64(len(g.fwdOff)+len(g.fwd)+len(g.revOff)+len(g.rev))
-}
-
 // Describe returns "vertex s".
 func (g *Graph) Describe(s uint64) string { return fmt.Sprintf("vertex %d", s) }
