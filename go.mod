@@ -1,4 +1,4 @@
-module retro
+module github.com/retro-solver/retro
 
 go 1.26.0
 

@@ -13,8 +13,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"retro/engine"
-	"retro/implicit"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/internal/text"
 )
 
 // Solve solves the games of workload name with the given engine and workers
@@ -188,7 +188,7 @@ func writeTable(w io.Writer, rows []Row) {
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%v\t%.3g\t%.3g\t%s\t%.2f\t%.3g\t%.0f%%\t\n",
 			r.Workload, r.Engine, r.Workers, r.Median.Round(time.Millisecond), r.PositionsPerSecond(), r.EdgesPerSecond(),
-			implicit.HumanBytes(r.PeakRSS), float64(r.PeakRSS)/float64(r.Positions), r.Roof, 100*r.EdgesPerSecond()/r.Roof)
+			text.HumanBytes(r.PeakRSS), float64(r.PeakRSS)/float64(r.Positions), r.Roof, 100*r.EdgesPerSecond()/r.Roof)
 	}
 	tw.Flush()
 }

@@ -1,12 +1,12 @@
 package bench
 
 import (
-	"retro/implicit"
-	"retro/implicit/graph"
-	"retro/implicit/pawns"
-	"retro/implicit/police"
-	"retro/implicit/quixo"
-	"retro/implicit/teeko"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/implicit/pawns"
+	"github.com/retro-solver/retro/implicit/police"
+	"github.com/retro-solver/retro/implicit/quixo"
+	"github.com/retro-solver/retro/implicit/teeko"
 )
 
 // A Workload is a named, deterministic set of games to solve: the same name

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"retro/implicit"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // CrossCheck solves g with the sequential engine and with the parallel

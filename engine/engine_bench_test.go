@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"testing"
 
-	"retro/bench"
-	"retro/engine"
-	"retro/implicit"
-	"retro/implicit/graph"
-	"retro/implicit/police"
+	"github.com/retro-solver/retro/bench"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/implicit/police"
 )
 
 // benchGames are the engine benchmarks' workloads: a police board of 2.7e7

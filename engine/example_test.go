@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"retro/engine"
-	"retro/implicit/graph"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit/graph"
 )
 
 // A 3-cycle in which vertex 0 can also step to the sink 3: 3 is lost, so 0

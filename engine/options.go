@@ -5,7 +5,8 @@ import (
 	"io"
 	"time"
 
-	"retro/implicit"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/text"
 )
 
 // Options tune a solve. The zero value is valid: all cores, no progress
@@ -48,7 +49,7 @@ func checkMemory(g implicit.Game, bytesPerIndex float64, opt Options) error {
 	}
 	if limit != 0 && need > limit {
 		return fmt.Errorf("solving %d positions needs about %s, more than the %s allowed (see -max-memory)",
-			g.Size(), implicit.HumanBytes(need), implicit.HumanBytes(limit))
+			g.Size(), text.HumanBytes(need), text.HumanBytes(limit))
 	}
 	return nil
 }

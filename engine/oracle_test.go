@@ -1,8 +1,8 @@
 package engine_test
 
 import (
-	"retro/engine"
-	"retro/implicit"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // oracle solves g by the seeds' repeat-until-no-change fixpoint (seed 002,

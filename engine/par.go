@@ -5,9 +5,9 @@ import (
 	"errors"
 	"math/bits"
 
-	"retro/bitset"
-	"retro/implicit"
-	"retro/parallel"
+	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
 )
 
 // Parallel solves g on opt.Workers goroutines, level by level, and returns

@@ -4,9 +4,9 @@ import (
 	"context"
 	"math/bits"
 
-	"retro/bitset"
-	"retro/implicit"
-	"retro/parallel"
+	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
 )
 
 // Reachable returns the number of positions of g reachable from start by

@@ -4,7 +4,7 @@
 package engine
 
 import (
-	"retro/bitset"
+	"github.com/retro-solver/retro/bitset"
 )
 
 // Value is the game-theoretic value of a position for the player to move.

@@ -3,8 +3,8 @@ package engine
 import (
 	"context"
 
-	"retro/bitset"
-	"retro/implicit"
+	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // Sequential solves g on one goroutine: the reference that the parallel

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 
-	"retro/bitset"
-	"retro/implicit"
+	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // Inf marks a position that is equivalent to no nim heap: Smith's infinity.

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"testing"
 
-	"retro/engine"
-	"retro/implicit"
-	"retro/implicit/graph"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/graph"
 )
 
 func smith(t testing.TB, g implicit.Game) *engine.SmithResult {

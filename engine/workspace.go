@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"retro/bitset"
-	"retro/parallel"
+	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/parallel"
 )
 
 // Workspace keeps the parallel engine's arrays between solves, so that a

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"retro/implicit"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // ring is a game on n positions where s moves to s+1 and s+2 (mod n), with

@@ -3,7 +3,7 @@ package implicit_test
 import (
 	"testing"
 
-	"retro/implicit"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // mirror is a game on positions (a, b) of a ring of 10 cells, a and b

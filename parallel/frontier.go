@@ -3,7 +3,7 @@ package parallel
 import (
 	"sync/atomic"
 
-	"retro/bitset"
+	"github.com/retro-solver/retro/bitset"
 )
 
 // Frontier collects the indices that workers emit during one round of a

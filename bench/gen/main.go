@@ -14,8 +14,8 @@ import (
 	"os"
 	"strconv"
 
-	"retro/implicit/pawns"
-	"retro/implicit/police"
+	"github.com/retro-solver/retro/implicit/pawns"
+	"github.com/retro-solver/retro/implicit/police"
 )
 
 func main() {

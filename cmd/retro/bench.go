@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"retro/bench"
+	"github.com/retro-solver/retro/bench"
 )
 
 const benchHelp = `Usage: retro bench [flags]

@@ -7,8 +7,8 @@ import (
 	"io"
 	"strconv"
 
-	"retro/engine"
-	"retro/implicit/graph"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit/graph"
 )
 
 var graphGame = &game{

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"retro/engine"
-	"retro/implicit/graph"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit/graph"
 )
 
 const grundyHelp = `Usage: retro grundy [flags] FILE|-

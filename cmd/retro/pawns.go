@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"retro/engine"
-	"retro/implicit/pawns"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit/pawns"
 )
 
 var pawnsGame = &game{

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"retro/engine"
-	"retro/implicit/police"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit/police"
 )
 
 var policeGame = &game{

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 
-	"retro/engine"
-	"retro/implicit"
-	"retro/implicit/quixo"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/quixo"
+	"github.com/retro-solver/retro/internal/text"
 )
 
 var quixoGame = &game{
@@ -34,7 +35,7 @@ func solveQuixo(c *solveConfig, _ io.Reader, _ string, out *bufio.Writer) error 
 			// per index.
 			n := uint64(2 * 847288609443)
 			return fmt.Errorf("quixo -n 5: %d indices (3^25 boards, two turns) would need about %s; not supported",
-				n, implicit.HumanBytes(engine.MemoryNeeded(n, 32)))
+				n, text.HumanBytes(engine.MemoryNeeded(n, 32)))
 		}
 		return err
 	}

@@ -6,7 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"retro/implicit"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/text"
 )
 
 // readingProgress wraps r so that, while it is read, a line every second on
@@ -30,7 +31,7 @@ func (c *solveConfig) readingProgress(r io.Reader, name string) (io.Reader, func
 				return
 			case <-t.C:
 				fmt.Fprintf(c.env.stderr, "retro: loading %s: %s read, %v\n", name,
-					implicit.HumanBytes(cr.n.Load()), time.Since(start).Round(time.Millisecond))
+					text.HumanBytes(cr.n.Load()), time.Since(start).Round(time.Millisecond))
 			}
 		}
 	}()

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"retro/engine"
-	"retro/implicit"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // summary is a solve's result as -json prints it.

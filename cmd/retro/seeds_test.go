@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"retro/bench"
-	"retro/implicit/pawns"
-	"retro/implicit/police"
+	"github.com/retro-solver/retro/bench"
+	"github.com/retro-solver/retro/implicit/pawns"
+	"github.com/retro-solver/retro/implicit/police"
 )
 
 // seedProgram returns the path of one of the seeds' C++ programs, or skips

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"retro/engine"
-	"retro/implicit"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // game is a built-in game as the command line sees it.

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"io"
 
-	"retro/implicit/teeko"
+	"github.com/retro-solver/retro/implicit/teeko"
 )
 
 var teekoGame = &game{

@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"sync"
 
-	"retro/implicit"
-	"retro/parallel"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
 )
 
 // MaxVertices is the most vertices, and MaxEdges the most edges, a Graph

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"retro/implicit"
+	"github.com/retro-solver/retro/implicit"
 )
 
 func TestRead(t *testing.T) {

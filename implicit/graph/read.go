@@ -3,20 +3,15 @@ package graph
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"io"
 
-	"retro/implicit"
+	"github.com/retro-solver/retro/internal/text"
 )
 
-// ParseError is a malformed graph file: what is wrong, and on which line.
-type ParseError struct {
-	Line int // 1-based line number; the last line for a missing edge
-	Msg  string
-}
-
-// Error returns "line N: what is wrong".
-func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+// ParseError is the error of Read: what is wrong, and on which line
+// ("line 2: ..."; the last line for a missing edge). It is the one parse
+// error type of retro's readers.
+type ParseError = text.ParseError
 
 // Read parses a graph in the `graph` text format of GAMES.md: blank lines and
 // lines starting with '#' are skipped, the first other line is `n m`, then
@@ -28,7 +23,7 @@ func Read(r io.Reader, maxBytes uint64) (*Graph, error) {
 	p := parser{r: bufio.NewReaderSize(r, 1<<20)}
 	line, err := p.next()
 	if err == io.EOF {
-		return nil, &ParseError{p.line, "no header line `n m`: the input is empty"}
+		return nil, &ParseError{Line: p.line, Err: errors.New("no header line `n m`: the input is empty")}
 	}
 	if err != nil {
 		return nil, err
@@ -45,7 +40,7 @@ func Read(r io.Reader, maxBytes uint64) (*Graph, error) {
 	}
 	if need := BuildBytes(n, m); need > maxBytes {
 		return nil, p.errorf("a graph of %d vertices and %d edges needs about %s to build, more than the %s allowed",
-			n, m, implicit.HumanBytes(need), implicit.HumanBytes(maxBytes))
+			n, m, text.HumanBytes(need), text.HumanBytes(maxBytes))
 	}
 	src := make([]uint32, m)
 	dst := make([]uint32, m)
@@ -84,7 +79,7 @@ type parser struct {
 }
 
 func (p *parser) errorf(format string, args ...any) error {
-	return &ParseError{p.line, fmt.Sprintf(format, args...)}
+	return text.Errorf(p.line, format, args...)
 }
 
 // next returns the next line that is neither blank nor a comment, without its

@@ -4,24 +4,13 @@ import (
 	"fmt"
 	"io"
 
-	"retro/implicit"
+	"github.com/retro-solver/retro/internal/text"
 )
 
-// ParseError is malformed input: what is wrong, on which board and line.
-type ParseError struct {
-	Board int // 1-based board number; 0 outside the boards
-	Line  int
-	Msg   string
-}
-
-// Error returns "board B, line N: what is wrong" (or "line N: ..." outside
-// the boards).
-func (e *ParseError) Error() string {
-	if e.Board == 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-	}
-	return fmt.Sprintf("board %d, line %d: %s", e.Board, e.Line, e.Msg)
-}
+// ParseError is the error of Parse: what is wrong, on which board and
+// line ("board 2, line 7: ..."). It is the one parse error type of retro's
+// readers, so errors.As finds it whichever game's input was read.
+type ParseError = text.ParseError
 
 // maxBoards bounds the board count of one input, so that a huge T fails
 // clearly instead of waiting for boards that never come.
@@ -34,7 +23,7 @@ const maxBoards = 1 << 20
 // wrong length, not exactly two `O` and one `X`, black in row 1, a board
 // larger than MaxSide.
 func Parse(r io.Reader) ([]*Board, error) {
-	p := parser{t: implicit.NewTokens(r)}
+	p := parser{t: text.NewTokens(r)}
 	if _, err := p.t.Int("the test group id", 0, 1<<31-1); err != nil {
 		return nil, p.wrap(err)
 	}
@@ -62,12 +51,12 @@ func Parse(r io.Reader) ([]*Board, error) {
 }
 
 type parser struct {
-	t     *implicit.Tokens
+	t     *text.Tokens
 	board int
 }
 
 func (p *parser) wrap(err error) error {
-	return &ParseError{p.board, p.t.Line(), err.Error()}
+	return &ParseError{Board: p.board, Line: p.t.Line(), Err: err}
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -75,51 +64,36 @@ func (p *parser) errorf(format string, args ...any) error {
 }
 
 func (p *parser) parseBoard() (*Board, error) {
-	n, err := p.t.Int("the row count n", 1, MaxSide)
-	if err != nil {
-		return nil, err
-	}
-	m, err := p.t.Int("the column count m", 1, MaxSide)
-	if err != nil {
-		return nil, err
-	}
-	b := &Board{Rows: n, Cols: m}
+	b := &Board{}
 	reds, blacks := 0, 0
-	for r := range n {
-		tok, ok := p.t.Next()
-		if !ok {
-			if err := p.t.Err(); err != nil {
-				return nil, err
+	var err error
+	b.Rows, b.Cols, err = text.Grid(p.t, MaxSide, func(r, c int, ch byte) error {
+		switch ch {
+		case '.':
+		case '#':
+			b.Wall[r][c] = true
+		case 'O':
+			if reds == 2 {
+				return fmt.Errorf("a third red pawn 'O' at row %d, column %d: want exactly two", r+1, c+1)
 			}
-			return nil, fmt.Errorf("the input ends before row %d of %d", r+1, n)
-		}
-		if len(tok) != m {
-			return nil, fmt.Errorf("row %d has %d cells, want %d", r+1, len(tok), m)
-		}
-		for c, ch := range []byte(tok) {
-			switch ch {
-			case '.':
-			case '#':
-				b.Wall[r][c] = true
-			case 'O':
-				if reds == 2 {
-					return nil, fmt.Errorf("a third red pawn 'O' at row %d, column %d: want exactly two", r+1, c+1)
-				}
-				b.Red[reds] = [2]int{r, c}
-				reds++
-			case 'X':
-				if blacks == 1 {
-					return nil, fmt.Errorf("a second black pawn 'X' at row %d, column %d: want exactly one", r+1, c+1)
-				}
-				if r == 0 {
-					return nil, fmt.Errorf("the black pawn 'X' starts in row 1, where the game is already over")
-				}
-				b.Black = [2]int{r, c}
-				blacks++
-			default:
-				return nil, fmt.Errorf("row %d, column %d: unknown cell %q (want '.', '#', 'O' or 'X')", r+1, c+1, ch)
+			b.Red[reds] = [2]int{r, c}
+			reds++
+		case 'X':
+			if blacks == 1 {
+				return fmt.Errorf("a second black pawn 'X' at row %d, column %d: want exactly one", r+1, c+1)
 			}
+			if r == 0 {
+				return fmt.Errorf("the black pawn 'X' starts in row 1, where the game is already over")
+			}
+			b.Black = [2]int{r, c}
+			blacks++
+		default:
+			return fmt.Errorf("row %d, column %d: unknown cell %q (want '.', '#', 'O' or 'X')", r+1, c+1, ch)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if reds != 2 {
 		return nil, fmt.Errorf("%d red pawns 'O': want exactly two", reds)

@@ -18,7 +18,7 @@
 package pawns
 
 import (
-	"retro/implicit"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // MaxSide is the largest number of rows or columns a board may have.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"retro/engine"
-	"retro/implicit/pawns"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit/pawns"
 )
 
 // BenchmarkSolve10x10 solves ten random 10 x 10 boards, the workload of the

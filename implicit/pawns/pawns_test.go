@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"retro/engine"
-	"retro/implicit"
-	"retro/implicit/pawns"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/pawns"
 )
 
 // randomBoard draws a board of varied size and wall density from seed,

@@ -4,17 +4,12 @@ import (
 	"fmt"
 	"io"
 
-	"retro/implicit"
+	"github.com/retro-solver/retro/internal/text"
 )
 
-// ParseError is a malformed board: what is wrong, and on which line.
-type ParseError struct {
-	Line int
-	Msg  string
-}
-
-// Error returns "line N: what is wrong".
-func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+// ParseError is the error of Parse: what is wrong, and on which line
+// ("line 3: ..."). It is the one parse error type of retro's readers.
+type ParseError = text.ParseError
 
 // MaxSide is the most rows or columns Parse accepts; whether a board that
 // large can be solved is for the memory estimate to say.
@@ -28,61 +23,49 @@ const MaxSide = 1 << 14
 // length, a missing or second piece, a missing row, anything after the
 // board.
 func Parse(r io.Reader) (*Board, error) {
-	t := implicit.NewTokens(r)
+	t := text.NewTokens(r)
 	b, err := parse(t)
 	if err != nil {
-		return nil, &ParseError{t.Line(), err.Error()}
+		return nil, &ParseError{Line: t.Line(), Err: err}
 	}
 	return b, nil
 }
 
-func parse(t *implicit.Tokens) (*Board, error) {
-	n, err := t.Int("the row count n", 1, MaxSide)
-	if err != nil {
-		return nil, err
-	}
-	m, err := t.Int("the column count m", 1, MaxSide)
-	if err != nil {
-		return nil, err
-	}
+func parse(t *text.Tokens) (*Board, error) {
 	// The cells grow as rows arrive: a header alone must not allocate a
 	// huge board.
-	b := &Board{Rows: n, Cols: m, Cells: make([]uint8, 0, min(n*m, 1<<16))}
+	b := &Board{}
 	police, thieves := 0, 0
-	for r := range n {
-		tok, ok := t.Next()
-		if !ok {
-			if err := t.Err(); err != nil {
-				return nil, err
+	var err error
+	b.Rows, b.Cols, err = text.Grid(t, MaxSide, func(r, c int, ch byte) error {
+		if b.Cells == nil {
+			b.Cells = make([]uint8, 0, 1<<16)
+		}
+		kind := uint8(Free)
+		switch ch {
+		case '.':
+		case '*':
+			kind = Wall
+		case 'E':
+			kind = Exit
+		case 'P', 'C':
+			if police++; police > 1 {
+				return fmt.Errorf("a second policeman %q at row %d, column %d: want exactly one", ch, r+1, c+1)
 			}
-			return nil, fmt.Errorf("the input ends before row %d of %d", r+1, n)
-		}
-		if len(tok) != m {
-			return nil, fmt.Errorf("row %d has %d cells, want %d", r+1, len(tok), m)
-		}
-		for c, ch := range []byte(tok) {
-			kind := uint8(Free)
-			switch ch {
-			case '.':
-			case '*':
-				kind = Wall
-			case 'E':
-				kind = Exit
-			case 'P', 'C':
-				if police++; police > 1 {
-					return nil, fmt.Errorf("a second policeman %q at row %d, column %d: want exactly one", ch, r+1, c+1)
-				}
-				b.Police = [2]int{r, c}
-			case 'T':
-				if thieves++; thieves > 1 {
-					return nil, fmt.Errorf("a second thief 'T' at row %d, column %d: want exactly one", r+1, c+1)
-				}
-				b.Thief = [2]int{r, c}
-			default:
-				return nil, fmt.Errorf("row %d, column %d: unknown cell %q (want '.', '*', 'E', 'P', 'C' or 'T')", r+1, c+1, ch)
+			b.Police = [2]int{r, c}
+		case 'T':
+			if thieves++; thieves > 1 {
+				return fmt.Errorf("a second thief 'T' at row %d, column %d: want exactly one", r+1, c+1)
 			}
-			b.Cells = append(b.Cells, kind)
+			b.Thief = [2]int{r, c}
+		default:
+			return fmt.Errorf("row %d, column %d: unknown cell %q (want '.', '*', 'E', 'P', 'C' or 'T')", r+1, c+1, ch)
 		}
+		b.Cells = append(b.Cells, kind)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if police == 0 {
 		return nil, fmt.Errorf("no policeman 'P' (or 'C') on the board")
@@ -91,7 +74,7 @@ func parse(t *implicit.Tokens) (*Board, error) {
 		return nil, fmt.Errorf("no thief 'T' on the board")
 	}
 	if tok, ok := t.Next(); ok {
-		return nil, fmt.Errorf("unexpected %q after the %d rows of the board", tok, n)
+		return nil, fmt.Errorf("unexpected %q after the %d rows of the board", tok, b.Rows)
 	}
 	return b, t.Err()
 }

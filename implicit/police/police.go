@@ -9,7 +9,7 @@
 package police
 
 import (
-	"retro/implicit"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // Cell kinds of a board.

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"retro/engine"
-	"retro/implicit"
-	"retro/implicit/police"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/police"
 )
 
 func randomBoard(seed uint64) *police.Board {

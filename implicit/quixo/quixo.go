@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"strings"
 
-	"retro/implicit"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // MaxN is the largest side supported: the masks and tables hold 16 cells.

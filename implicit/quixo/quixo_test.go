@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"retro/engine"
-	"retro/implicit"
-	"retro/implicit/quixo"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/quixo"
 )
 
 func game(t testing.TB, n int) *quixo.Game {

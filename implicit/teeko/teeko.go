@@ -16,7 +16,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"retro/implicit"
+	"github.com/retro-solver/retro/implicit"
 )
 
 const (

@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"retro/engine"
-	"retro/implicit"
-	"retro/implicit/teeko"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/teeko"
 )
 
 func TestSize(t *testing.T) {

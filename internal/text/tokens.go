@@ -1,4 +1,4 @@
-package implicit
+package text
 
 import (
 	"bufio"
