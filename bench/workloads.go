@@ -32,7 +32,7 @@ func Workloads() []Workload {
 		{Name: "police-64x64", Games: policeBoard(64, 64)},
 		{Name: "police-128x128", Large: true, Games: policeBoard(128, 128)},
 		{Name: "quixo-4x4", Large: true, Games: quixoBoard(4)},
-		{Name: "teeko", Large: true, Games: func() []implicit.Game { return []implicit.Game{implicit.NewCompact(teeko.Game{})} }},
+		{Name: "teeko", Large: true, Games: func() []implicit.Game { return []implicit.Game{implicit.NewCompact(teeko.New())} }},
 	}
 }
 

@@ -28,17 +28,8 @@ func BenchmarkSetTestAndAdd(b *testing.B) {
 	}
 }
 
-func BenchmarkPairsSetIfZero(b *testing.B) {
-	p := NewPairs(benchN)
-	idx := randomIndices(benchN, 1<<16)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p.SetIfZero(idx[i&(1<<16-1)], 1)
-	}
-}
-
-func BenchmarkPairsCount(b *testing.B) {
-	p := NewPairs(benchN)
+func BenchmarkTwoBitsCount(b *testing.B) {
+	p := NewTwoBits(benchN)
 	b.SetBytes(benchN / 4)
 	for i := 0; i < b.N; i++ {
 		p.Count(1, benchN)

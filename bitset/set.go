@@ -43,14 +43,6 @@ func (s Set) Test(i uint64) bool { return s.words[i>>6]&(1<<(i&63)) != 0 }
 // Add puts i in the set. It is not safe for concurrent use on the same word.
 func (s Set) Add(i uint64) { s.words[i>>6] |= 1 << (i & 63) }
 
-// Remove takes i out of the set. It is not safe for concurrent use on the same word.
-func (s Set) Remove(i uint64) { s.words[i>>6] &^= 1 << (i & 63) }
-
-// AtomicTest reports whether i is in the set, with an atomic load.
-func (s Set) AtomicTest(i uint64) bool {
-	return atomic.LoadUint64(&s.words[i>>6])&(1<<(i&63)) != 0
-}
-
 // AtomicAdd puts i in the set; safe for concurrent use.
 func (s Set) AtomicAdd(i uint64) { atomic.OrUint64(&s.words[i>>6], 1<<(i&63)) }
 

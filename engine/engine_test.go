@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/retro-solver/retro/engine/enginetest"
+
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/graph"
@@ -129,7 +131,7 @@ func TestParallelMatchesSequential(t *testing.T) {
 		if seed%4 == 3 {
 			g = randomMarkedGame(seed)
 		}
-		if err := engine.CrossCheck(ctx, g, 1, 2, 3, 4, 8); err != nil {
+		if err := enginetest.CrossCheck(ctx, g, 1, 2, 3, 4, 8); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 	}
@@ -272,14 +274,14 @@ func TestCheckLocal(t *testing.T) {
 			all[i] = uint64(i)
 		}
 		id := func(s uint64) uint64 { return s }
-		if err := engine.CheckLocal(g, r, id, all); err != nil {
+		if err := enginetest.CheckLocal(g, r, id, all); err != nil {
 			t.Fatalf("seed %d: a correct solve fails: %v", seed, err)
 		}
 	}
 	// A wrong value is caught: a chain 2 -> 1 -> 0 solved as if 1 had no move.
 	g := edges(3, 2, 1, 1, 0)
 	wrong := seq(t, edges(3, 2, 1))
-	if err := engine.CheckLocal(g, wrong, func(s uint64) uint64 { return s }, []uint64{0, 1, 2}); err == nil {
+	if err := enginetest.CheckLocal(g, wrong, func(s uint64) uint64 { return s }, []uint64{0, 1, 2}); err == nil {
 		t.Fatal("a wrong solve passed")
 	}
 }

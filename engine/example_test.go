@@ -23,18 +23,3 @@ func ExampleParallel() {
 	// 2 loss 2
 	// 3 loss 0
 }
-
-// Smith's values of the same graph: the sink is *0, and the cycle's
-// vertices are *2, *1 and *0.
-func ExampleSmith() {
-	g, _ := graph.Read(strings.NewReader("4 4\n0 1\n1 2\n2 0\n0 3\n"), 1<<20)
-	r, _ := engine.Smith(context.Background(), g, engine.Options{})
-	for v := range g.Size() {
-		fmt.Printf("%d %s\n", v, r.AppendValue(nil, v, nil))
-	}
-	// Output:
-	// 0 2
-	// 1 1
-	// 2 0
-	// 3 0
-}

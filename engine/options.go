@@ -5,7 +5,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/internal/text"
 )
 
@@ -40,16 +39,18 @@ func laneWidth(maxMoves uint64, spare uint) (uint, error) {
 	return 0, fmt.Errorf("a position has %d moves: at most %d are supported", maxMoves, uint64(1)<<(32-spare)-1)
 }
 
-// checkMemory refuses a solve of g that needs more than the allowed memory.
-func checkMemory(g implicit.Game, bytesPerIndex float64, opt Options) error {
-	need := uint64(float64(g.Size()) * bytesPerIndex)
-	limit := opt.MaxMemory
+// CheckMemory refuses a solve of n positions taking bytesPerIndex bytes each
+// when that is more than o.MaxMemory (or the machine's memory), with an
+// error that says both.
+func (o Options) CheckMemory(n uint64, bytesPerIndex float64) error {
+	need := uint64(float64(n) * bytesPerIndex)
+	limit := o.MaxMemory
 	if limit == 0 {
 		limit = PhysicalMemory()
 	}
 	if limit != 0 && need > limit {
 		return fmt.Errorf("solving %d positions needs about %s, more than the %s allowed (see -max-memory)",
-			g.Size(), text.HumanBytes(need), text.HumanBytes(limit))
+			n, text.HumanBytes(need), text.HumanBytes(limit))
 	}
 	return nil
 }
@@ -62,16 +63,4 @@ func MemoryNeeded(n, maxMoves uint64) uint64 {
 		w = 32
 	}
 	return uint64(float64(n) * parBytesPerIndex(w))
-}
-
-// moveCounter returns a function that counts the moves of a position:
-// g's NumMoves where it has one, otherwise the length of Moves into buf.
-func moveCounter(g implicit.Game) func(s uint64, buf []uint64) (uint64, []uint64) {
-	if mc, ok := g.(implicit.MoveCounter); ok {
-		return func(s uint64, buf []uint64) (uint64, []uint64) { return mc.NumMoves(s), buf }
-	}
-	return func(s uint64, buf []uint64) (uint64, []uint64) {
-		buf = g.Moves(s, buf[:0])
-		return uint64(len(buf)), buf
-	}
 }

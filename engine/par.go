@@ -42,12 +42,12 @@ func Parallel(ctx context.Context, g implicit.Game, opt Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(g, parBytesPerIndex(width), opt); err != nil {
+	if err := opt.CheckMemory(g.Size(), parBytesPerIndex(width)); err != nil {
 		return nil, err
 	}
 	s := newParSolver(g, width, opt)
-	s.prog = newProgress(opt, s.n)
-	defer s.prog.stop()
+	s.prog = StartProgress(opt, s.n)
+	defer s.prog.Stop()
 	return s.solve(ctx)
 }
 
@@ -57,16 +57,16 @@ func Parallel(ctx context.Context, g implicit.Game, opt Options) (*Result, error
 func parBytesPerIndex(width uint) float64 { return float64(width)/8 + 0.25 + 0.04 + 0.25 }
 
 type parSolver struct {
-	g         implicit.Game
-	n         uint64
-	workers   int
-	lanes     bitset.Counters
-	code      uint   // the shift of the value code in a lane: width - 2
-	payload   uint64 // the bits of a lane below the code
-	cur, next *parallel.Frontier
-	bufs      []workerBuf
-	ws        *Workspace // nil, or where the arrays come from and go back to
-	prog      *progress
+	g           implicit.Game
+	n           uint64
+	workers     int
+	lanes       bitset.Counters
+	codeShift   uint   // the shift of the value code in a lane: width - 2
+	payloadMask uint64 // the bits of a lane below the code
+	cur, next   *parallel.Frontier
+	bufs        []workerBuf
+	ws          *Workspace // nil, or where the arrays come from and go back to
+	prog        *Progress
 }
 
 // workerBuf is one worker's buffers, a cache line apart from the others':
@@ -110,16 +110,16 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 }
 
 func (s *parSolver) setWidth(width uint) {
-	s.code = width - 2
-	s.payload = 1<<s.code - 1
+	s.codeShift = width - 2
+	s.payloadMask = 1<<s.codeShift - 1
 }
 
 func (s *parSolver) solve(ctx context.Context) (*Result, error) {
-	s.prog.setPhase("classifying")
+	s.prog.SetPhase("classifying")
 	if err := s.classify(ctx); err != nil {
 		return nil, err
 	}
-	s.prog.setPhase("")
+	s.prog.SetPhase("")
 	var depth, maxDepth uint64
 	for {
 		count := s.cur.Close()
@@ -127,8 +127,8 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 			break
 		}
 		maxDepth = depth
-		s.prog.level(depth, count)
-		if depth > s.payload {
+		s.prog.Level(depth, count)
+		if depth > s.payloadMask {
 			if err := s.widen(ctx); err != nil {
 				return nil, err
 			}
@@ -141,7 +141,7 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 		depth++
 	}
 	s.cur, s.next = nil, nil // the frontiers' memory goes before the values'
-	s.prog.setPhase("collecting values")
+	s.prog.SetPhase("collecting values")
 	return s.result(ctx, maxDepth)
 }
 
@@ -151,20 +151,20 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 func (s *parSolver) classify(ctx context.Context) error {
 	s.cur.Reset()
 	chunk := parallel.ChunkFor(s.n, s.workers, 4096)
-	count := moveCounter(s.g)
+	count := implicit.MoveCounterOf(s.g)
 	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
 		var k uint64
 		for i := lo; i < hi; i++ {
 			switch kind := s.g.Classify(i); kind {
 			case implicit.Illegal:
-				s.lanes.Set(i, uint64(Illegal)<<s.code)
+				s.lanes.Set(i, uint64(Illegal)<<s.codeShift)
 			case implicit.TerminalWin, implicit.TerminalLoss:
-				s.lanes.Set(i, uint64(kind)<<s.code)
+				s.lanes.Set(i, uint64(kind)<<s.codeShift)
 				s.cur.Emit(w, i)
 			default:
 				if k, buf = count(i, buf); k == 0 {
-					s.lanes.Set(i, uint64(Loss)<<s.code)
+					s.lanes.Set(i, uint64(Loss)<<s.codeShift)
 					s.cur.Emit(w, i)
 				} else {
 					s.lanes.Set(i, k)
@@ -202,7 +202,7 @@ func (s *parSolver) expandLevel(ctx context.Context, depth uint64) error {
 		s.flush(w, depth)
 		return nil
 	})
-	s.cur.Taken()
+	s.cur.MarkCleared()
 	return err
 }
 
@@ -226,7 +226,7 @@ func (s *parSolver) add(w int, t, depth uint64) {
 // reaches zero), and a win claim is settled by the atomic OR.
 func (s *parSolver) flush(w int, depth uint64) {
 	b := &s.bufs[w]
-	lanes, code := s.lanes, s.code
+	lanes, code := s.lanes, s.codeShift
 	b.preds, b.ends = b.preds[:0], b.ends[:0]
 	for _, t := range b.batch {
 		b.preds = s.g.Unmoves(t, b.preds)
@@ -268,14 +268,14 @@ func (s *parSolver) widen(ctx context.Context) error {
 	if s.lanes.Width() == 32 {
 		return errTooDeep
 	}
-	old, oldCode := s.lanes, s.code
+	old, oldCode := s.lanes, s.codeShift
 	s.lanes = bitset.NewCounters(s.n, 32)
 	s.ws.keepLanes(s.lanes)
 	s.setWidth(32)
 	return parallel.For(ctx, s.workers, s.n, parallel.ChunkFor(s.n, s.workers, 4096), func(_ int, lo, hi uint64) error {
 		for i := lo; i < hi; i++ {
 			l := old.Get(i)
-			s.lanes.Set(i, l>>oldCode<<s.code|l&(1<<oldCode-1))
+			s.lanes.Set(i, l>>oldCode<<s.codeShift|l&(1<<oldCode-1))
 		}
 		return nil
 	})
@@ -284,7 +284,7 @@ func (s *parSolver) widen(ctx context.Context) error {
 // result turns the lanes into a Result: 2-bit values, and the lanes kept
 // as the depth array.
 func (s *parSolver) result(ctx context.Context, maxDepth uint64) (*Result, error) {
-	r := &Result{n: s.n, values: s.ws.newValues(s.n), depths: s.lanes, depthMask: s.payload, maxDepth: maxDepth}
+	r := &Result{n: s.n, values: s.ws.newValues(s.n), depths: s.lanes, depthMask: s.payloadMask, maxDepth: maxDepth}
 	for i := range s.bufs {
 		r.edges += s.bufs[i].edges
 	}
@@ -303,7 +303,7 @@ func (s *parSolver) result(ctx context.Context, maxDepth uint64) (*Result, error
 				}
 				x := lw[first+uint64(j)]
 				for l := range perWord {
-					v |= (x >> (l*width + s.code) & 3) << (2 * (j*perWord + l))
+					v |= (x >> (l*width + s.codeShift) & 3) << (2 * (j*perWord + l))
 				}
 			}
 			vw[i] = v

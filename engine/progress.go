@@ -6,9 +6,11 @@ import (
 	"time"
 )
 
-// progress prints a line about the running solve every tick to
-// Options.Progress; a nil *progress (no writer) does nothing.
-type progress struct {
+// Progress prints a line about a running solve every tick (a second by
+// default) to Options.Progress: the level, the positions resolved, the
+// rate; or the phase the solve is in. A nil *Progress (no writer) does
+// nothing, so solvers call it unconditionally.
+type Progress struct {
 	n        uint64
 	start    time.Time
 	phase    atomic.Pointer[string] // what the solve is doing, when not expanding a level
@@ -18,7 +20,9 @@ type progress struct {
 	finished chan struct{}
 }
 
-func newProgress(opt Options, n uint64) *progress {
+// StartProgress starts the lines for a solve of n positions; it returns nil
+// when opt.Progress is nil. Stop ends them.
+func StartProgress(opt Options, n uint64) *Progress {
 	if opt.Progress == nil {
 		return nil
 	}
@@ -26,7 +30,7 @@ func newProgress(opt Options, n uint64) *progress {
 	if every <= 0 {
 		every = time.Second
 	}
-	p := &progress{n: n, start: time.Now(), done: make(chan struct{}), finished: make(chan struct{})}
+	p := &Progress{n: n, start: time.Now(), done: make(chan struct{}), finished: make(chan struct{})}
 	go func() {
 		defer close(p.finished)
 		t := time.NewTicker(every)
@@ -51,9 +55,9 @@ func newProgress(opt Options, n uint64) *progress {
 	return p
 }
 
-// setPhase records what the solve does outside the levels ("" while it
+// SetPhase records what the solve does outside the levels ("" while it
 // expands levels).
-func (p *progress) setPhase(what string) {
+func (p *Progress) SetPhase(what string) {
 	if p == nil {
 		return
 	}
@@ -64,9 +68,9 @@ func (p *progress) setPhase(what string) {
 	p.phase.Store(&what)
 }
 
-// level records that the level of the given depth, with frontier positions,
-// has started.
-func (p *progress) level(depth, frontier uint64) {
+// Level records that the level of the given depth, with frontier
+// positions, has started.
+func (p *Progress) Level(depth, frontier uint64) {
 	if p == nil {
 		return
 	}
@@ -74,7 +78,8 @@ func (p *progress) level(depth, frontier uint64) {
 	p.resolved.Add(frontier)
 }
 
-func (p *progress) stop() {
+// Stop ends the lines and waits until the last one is written.
+func (p *Progress) Stop() {
 	if p == nil {
 		return
 	}

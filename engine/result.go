@@ -5,6 +5,7 @@ package engine
 
 import (
 	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/implicit"
 )
 
 // Value is the game-theoretic value of a position for the player to move.
@@ -19,6 +20,14 @@ const (
 	Illegal              // the index is no position
 )
 
+// The value codes are the kinds' codes: the engines store a terminal
+// position's kind as its value. This fails to compile if they part.
+// (A constant index other than 0, or one that wraps around, is out of range.)
+var _ = [1]struct{}{}[Value(implicit.TerminalWin)-Win]
+var _ = [1]struct{}{}[Value(implicit.TerminalLoss)-Loss]
+var _ = [1]struct{}{}[Value(implicit.Illegal)-Illegal]
+var _ = [1]struct{}{}[Value(implicit.Inner)-Draw]
+
 var valueNames = [...]string{"draw", "win", "loss", "illegal"}
 
 // String returns "draw", "win", "loss" or "illegal", as GAMES.md writes them.
@@ -29,12 +38,26 @@ func (v Value) String() string {
 	return "invalid value"
 }
 
+// Values is a solved game as queries and checks read it: the value and
+// depth of every index. A Result in memory satisfies it, and so does a
+// database on disk, whose reads can fail (a damaged block): Lookup returns
+// that error and never a wrong value.
+type Values interface {
+	// Size returns the number of indices.
+	Size() uint64
+	// Lookup returns the value and depth of index i (depth 0 for draws and
+	// illegal indices).
+	Lookup(i uint64) (v Value, depth uint64, err error)
+}
+
+var _ Values = (*Result)(nil)
+
 // Result is the value and depth of every index of a game. Values take two
 // bits per index; depths share a packed counter array of 16 or 32 bits per
 // index (see Depth).
 type Result struct {
 	n         uint64
-	values    bitset.Pairs
+	values    bitset.TwoBits
 	depths    bitset.Counters
 	depthMask uint64 // the bits of a depths lane that hold the depth
 	counts    [4]uint64
@@ -57,6 +80,9 @@ func (r *Result) Depth(i uint64) uint64 {
 	}
 	return r.depths.Get(i) & r.depthMask
 }
+
+// Lookup returns the value and depth of index i; the error is always nil.
+func (r *Result) Lookup(i uint64) (Value, uint64, error) { return r.Value(i), r.Depth(i), nil }
 
 // Count returns the number of indices with value v.
 func (r *Result) Count(v Value) uint64 { return r.counts[v&3] }

@@ -20,20 +20,20 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(g, seqBytesPerIndex(width), opt); err != nil {
+	if err := opt.CheckMemory(g.Size(), seqBytesPerIndex(width)); err != nil {
 		return nil, err
 	}
 	n := g.Size()
-	r := &Result{n: n, values: bitset.NewPairs(n)}
+	r := &Result{n: n, values: bitset.NewTwoBits(n)}
 	// Before a position is resolved, its lane counts its moves not yet known
 	// to lead to a win; afterwards it holds its depth.
 	lanes := bitset.NewCounters(n, width)
-	p := newProgress(opt, n)
-	defer p.stop()
+	p := StartProgress(opt, n)
+	defer p.Stop()
 
 	var cur, next, buf []uint64
-	count := moveCounter(g)
-	p.setPhase("classifying")
+	count := implicit.MoveCounterOf(g)
+	p.SetPhase("classifying")
 	for s := range n {
 		switch k := g.Classify(s); k {
 		case implicit.Illegal, implicit.TerminalWin, implicit.TerminalLoss:
@@ -51,14 +51,14 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 		}
 	}
 
-	p.setPhase("")
+	p.SetPhase("")
 	var depth uint64
 	for len(cur) > 0 {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		r.maxDepth = depth
-		p.level(depth, uint64(len(cur)))
+		p.Level(depth, uint64(len(cur)))
 		depth++
 		if depth > lanes.Max() {
 			lanes = lanes.Widen()

@@ -5,7 +5,8 @@ package engine
 type Stats struct {
 	Wins, Losses []uint64 // Wins[d]: positions that win in exactly d plies
 	// LongestWin and LongestLoss are the first positions (lowest index)
-	// with the largest depth of their value; ok is false where there is none.
+	// with the largest depth of their value; HasLongestWin and HasLongestLoss
+	// are false where there is none.
 	LongestWin, LongestLoss       uint64
 	HasLongestWin, HasLongestLoss bool
 }

@@ -13,12 +13,12 @@ import (
 // use; a Workspace must not serve two solves at once.
 type Workspace struct {
 	lanes     bitset.Counters
-	values    bitset.Pairs
+	values    bitset.TwoBits
 	cur, next *parallel.Frontier
 	bufs      []workerBuf
 }
 
-// lanes returns n zero lanes of the given width, reusing ws's storage
+// newLanes returns n zero lanes of the given width, reusing ws's storage
 // where it has room; ws may be nil.
 func (ws *Workspace) newLanes(n uint64, width uint) bitset.Counters {
 	if ws == nil {
@@ -40,13 +40,13 @@ func (ws *Workspace) keepLanes(c bitset.Counters) {
 }
 
 // newValues returns n zero 2-bit values, reusing ws's storage where it can.
-func (ws *Workspace) newValues(n uint64) bitset.Pairs {
+func (ws *Workspace) newValues(n uint64) bitset.TwoBits {
 	if ws == nil {
-		return bitset.NewPairs(n)
+		return bitset.NewTwoBits(n)
 	}
 	p, ok := ws.values.Resized(n)
 	if !ok {
-		p = bitset.NewPairs(n)
+		p = bitset.NewTwoBits(n)
 	}
 	ws.values = p
 	return p

@@ -1,6 +1,7 @@
 package implicit
 
 import (
+	"errors"
 	"math/bits"
 	"runtime"
 	"sync"
@@ -123,4 +124,19 @@ func (c *Compact) Describe(i uint64) string {
 		return d.Describe(c.Position(i))
 	}
 	return ""
+}
+
+// ParsePosition reads a position in the underlying game's notation and
+// returns the compact index of its class. It fails if the game has no
+// notation.
+func (c *Compact) ParsePosition(text string) (uint64, error) {
+	n, ok := c.S.(Notation)
+	if !ok {
+		return 0, errors.New("implicit: the game has no position notation")
+	}
+	s, err := n.ParsePosition(text)
+	if err != nil {
+		return 0, err
+	}
+	return c.Index(s), nil
 }

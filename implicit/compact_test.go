@@ -3,6 +3,8 @@ package implicit_test
 import (
 	"testing"
 
+	"github.com/retro-solver/retro/implicit/gametest"
+
 	"github.com/retro-solver/retro/implicit"
 )
 
@@ -45,15 +47,15 @@ func (m mirror) IsCanonical(s uint64) bool { return m.Canonical(s) == s }
 
 func TestReduceAndCompact(t *testing.T) {
 	var g mirror
-	if err := implicit.Check(g, 1000, 1); err != nil {
+	if err := gametest.Check(g, 1000, 1); err != nil {
 		t.Fatalf("the full game: %v", err)
 	}
 	r := implicit.Reduce(g)
-	if err := implicit.Check(r, 1000, 1); err != nil {
+	if err := gametest.Check(r, 1000, 1); err != nil {
 		t.Fatalf("reduced: %v", err)
 	}
 	c := implicit.NewCompact(g)
-	if err := implicit.Check(c, 1000, 1); err != nil {
+	if err := gametest.Check(c, 1000, 1); err != nil {
 		t.Fatalf("compact: %v", err)
 	}
 	if c.Size() != ringN*(ringN+1)/2 {

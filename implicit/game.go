@@ -74,3 +74,24 @@ type Describer interface {
 type MoveCounter interface {
 	NumMoves(s uint64) uint64
 }
+
+// MoveCounterOf returns a function that counts the moves of a position: g's
+// NumMoves where g is a MoveCounter, otherwise the length of Moves listed
+// into buf (returned, perhaps grown, for the next call).
+func MoveCounterOf(g Game) func(s uint64, buf []uint64) (uint64, []uint64) {
+	if mc, ok := g.(MoveCounter); ok {
+		return func(s uint64, buf []uint64) (uint64, []uint64) { return mc.NumMoves(s), buf }
+	}
+	return func(s uint64, buf []uint64) (uint64, []uint64) {
+		buf = g.Moves(s, buf[:0])
+		return uint64(len(buf)), buf
+	}
+}
+
+// Notation is a Game that also reads positions in its own notation, the
+// text Describe writes: ParsePosition(Describe(s)) == s for every legal s.
+// Errors say what is wrong with the text.
+type Notation interface {
+	Describer
+	ParsePosition(text string) (uint64, error)
+}

@@ -67,7 +67,7 @@ func (f *Frontier) Resized(n uint64) bool {
 func (f *Frontier) Workers() int { return len(f.lists) }
 
 // Reset empties the frontier for a new round. A dense round's bit set is
-// cleared here unless its consumer already did (see Taken).
+// cleared here unless its consumer already did (see MarkCleared).
 func (f *Frontier) Reset() {
 	if f.isDense {
 		f.set.Clear()
@@ -132,7 +132,7 @@ func (f *Frontier) List() []uint64 { return f.merged }
 // Set returns the bit set of a closed dense round.
 func (f *Frontier) Set() bitset.Set { return f.set }
 
-// Taken tells the frontier that its consumer has cleared a dense round's
+// MarkCleared tells the frontier that its consumer has cleared a dense round's
 // words while reading them (each worker its own words), so Reset need not
 // clear them again.
-func (f *Frontier) Taken() { f.isDense = false }
+func (f *Frontier) MarkCleared() { f.isDense = false }

@@ -163,7 +163,7 @@ func TestFrontierSparseAndDense(t *testing.T) {
 			// Consume the dense round the way the engine does: read and
 			// clear the words, then say so.
 			f.Set().Clear()
-			f.Taken()
+			f.MarkCleared()
 		}
 	}
 }

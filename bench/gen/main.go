@@ -10,10 +10,9 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
-	"strconv"
 
+	"github.com/retro-solver/retro/implicit/graph"
 	"github.com/retro-solver/retro/implicit/pawns"
 	"github.com/retro-solver/retro/implicit/police"
 )
@@ -32,7 +31,12 @@ func main() {
 		n := fs.Uint64("n", 1000, "number of `vertices`")
 		m := fs.Uint64("m", 5000, "number of `edges`")
 		fs.Parse(os.Args[2:])
-		err = graph(w, *n, *m, *seed)
+		if *n > graph.MaxVertices || *m > graph.MaxEdges || *n == 0 && *m > 0 {
+			err = fmt.Errorf("-n %d -m %d: want 0 < n, m < 2^32 (or n = m = 0)", *n, *m)
+			break
+		}
+		// The same graph as the graph-* workloads of retro bench.
+		err = graph.Write(w, graph.Random(*n, *m, *seed))
 	case "police":
 		rows := fs.Int("rows", 64, "board `rows`")
 		cols := fs.Int("cols", 64, "board `columns`")
@@ -62,23 +66,4 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
-}
-
-func graph(w *bufio.Writer, n, m, seed uint64) error {
-	if n == 0 && m > 0 {
-		return fmt.Errorf("edges need at least one vertex")
-	}
-	r := rand.New(rand.NewPCG(seed, 0x67656e))
-	fmt.Fprintf(w, "%d %d\n", n, m)
-	var line []byte
-	for range m {
-		line = strconv.AppendUint(line[:0], r.Uint64N(n), 10)
-		line = append(line, ' ')
-		line = strconv.AppendUint(line, r.Uint64N(n), 10)
-		line = append(line, '\n')
-		if _, err := w.Write(line); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -4,11 +4,10 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/engine/smith"
 	"github.com/retro-solver/retro/implicit/graph"
 )
 
@@ -56,7 +55,7 @@ func (f *valueFlags) config(e *env) *solveConfig {
 }
 
 // smithOf reads the graph at path and labels it.
-func smithOf(c *solveConfig, path string) (*graph.Graph, *engine.SmithResult, error) {
+func smithOf(c *solveConfig, path string) (*graph.Graph, *smith.Result, error) {
 	in, name, closeIn, err := openInput(path, c.env)
 	if err != nil {
 		return nil, nil, err
@@ -66,7 +65,7 @@ func smithOf(c *solveConfig, path string) (*graph.Graph, *engine.SmithResult, er
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	r, err := engine.Smith(c.ctx, g, c.options())
+	r, err := smith.Solve(c.ctx, g, c.options())
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -133,11 +132,10 @@ func sumCmd(args []string, e *env) error {
 	c := f.config(e)
 	type labelled struct {
 		g *graph.Graph
-		r *engine.SmithResult
+		r *smith.Result
 	}
 	cache := map[string]labelled{}
-	finite, nim := true, uint32(0) // the sum so far: *nim, or inf{k} when !finite
-	var k []uint32
+	var sum smith.Sum
 	for _, t := range terms {
 		l, ok := cache[t.path]
 		if !ok {
@@ -151,43 +149,8 @@ func sumCmd(args []string, e *env) error {
 		if t.vertex >= l.g.Size() {
 			return fmt.Errorf("%s:%d: vertex %d out of range [0, %d)", t.path, t.vertex, t.vertex, l.g.Size())
 		}
-		// Theorem 15 of seed 004: *i + *j = *(i xor j), inf{K} + *i =
-		// inf{K xor i}, inf{K} + inf{L} = inf{}.
-		switch v := l.r.Value(t.vertex); {
-		case v != engine.Inf && finite:
-			nim ^= v
-		case v != engine.Inf:
-			k = xorAll(k, v)
-		case finite:
-			finite, k = false, xorAll(l.r.K(t.vertex, nil), nim)
-		default:
-			k = k[:0]
-		}
+		sum.Add(l.r, t.vertex)
 	}
-	var line []byte
-	switch {
-	case finite && nim == 0:
-		line = append(line, "0 loss"...)
-	case finite:
-		line = fmt.Appendf(line, "%d win", nim)
-	default:
-		line = engine.AppendInf(line, k)
-		if slices.Contains(k, 0) {
-			line = append(line, " win"...)
-		} else {
-			line = append(line, " draw"...)
-		}
-	}
-	line = append(line, '\n')
-	_, err := e.stdout.Write(line)
+	_, err := e.stdout.Write(append(sum.AppendOutcome(nil), '\n'))
 	return err
-}
-
-// xorAll returns {x xor i : x in k}, increasing.
-func xorAll(k []uint32, i uint32) []uint32 {
-	for j := range k {
-		k[j] ^= i
-	}
-	slices.Sort(k)
-	return k
 }

@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strings"
+
+	"github.com/retro-solver/retro/implicit/games"
 )
 
 const mainHelp = `retro solves two-player games by retrograde analysis: for every position,
@@ -36,7 +37,7 @@ func helpCmd(args []string, e *env) error {
 	}
 	if args[0] == "solve" {
 		fmt.Fprintf(e.stdout, "Usage: retro solve GAME [flags] [FILE|-]\n\nGames:\n%s\nFlags (all games; see 'retro help GAME' for a game's own):\n", gameList())
-		fs, _ := newSolveFlags(games[sortedGames()[0]], e)
+		fs, _ := newSolveFlags("GAME", e)
 		fs.SetOutput(e.stdout)
 		fs.PrintDefaults()
 		return nil
@@ -55,11 +56,11 @@ func helpCmd(args []string, e *env) error {
 		fmt.Fprintln(e.stdout, "Usage: retro info\n\nPrints the CPU's brand, cores, cache sizes and the features the hot loops use.")
 		return nil
 	}
-	g, ok := games[args[0]]
+	d, ok := games.Lookup(args[0])
 	if !ok {
 		return usagef("no help for %q: not a command or game", args[0])
 	}
-	fs, _ := newSolveFlags(g, e)
+	fs, _, _ := newGameFlags(d, e)
 	fs.SetOutput(e.stdout)
 	fs.Usage()
 	return nil
@@ -67,17 +68,17 @@ func helpCmd(args []string, e *env) error {
 
 func gameList() string {
 	var b strings.Builder
-	for _, name := range sortedGames() {
-		fmt.Fprintf(&b, "\t%-8s %s\n", name, games[name].summary)
+	for _, d := range games.All() {
+		fmt.Fprintf(&b, "\t%-8s %s\n", d.Name, d.Summary)
 	}
 	return b.String()
 }
 
-func sortedGames() []string {
-	names := make([]string, 0, len(games))
-	for name := range games {
-		names = append(names, name)
+// gameNames returns the names of the built-in games.
+func gameNames() []string {
+	var names []string
+	for _, d := range games.All() {
+		names = append(names, d.Name)
 	}
-	sort.Strings(names)
 	return names
 }

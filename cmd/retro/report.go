@@ -160,3 +160,63 @@ func appendValueLine(line []byte, r *engine.Result, v uint64) []byte {
 	}
 	return append(line, '\n')
 }
+
+// reportAll prints the value of every index of a game without a start (an
+// explicit graph): a line each, then the -stats block; or, with -json, the
+// summary with a "vertices" array.
+func (c *solveConfig) reportAll(out *bufio.Writer, g implicit.Game, r *engine.Result) error {
+	if c.json {
+		s, err := c.summarize(g, r, nil, "")
+		if err != nil {
+			return err
+		}
+		return writeAllJSON(out, s, r)
+	}
+	var line []byte
+	for v := range r.Size() {
+		line = appendValueLine(line[:0], r, v)
+		if _, err := out.Write(line); err != nil {
+			return err
+		}
+	}
+	if c.stats {
+		s, err := c.summarize(g, r, nil, "")
+		if err != nil {
+			return err
+		}
+		writeStats(out, s)
+	}
+	return nil
+}
+
+// writeAllJSON writes the summary with a "vertices" array of valueJSON,
+// streamed one vertex at a time so that 10^7 vertices cost no more memory
+// than one.
+func writeAllJSON(out *bufio.Writer, s *summary, r *engine.Result) error {
+	head, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	out.Write(head[:len(head)-1]) // without the closing brace
+	out.WriteString(`,"vertices":[`)
+	var item []byte
+	for v := range r.Size() {
+		item = item[:0]
+		if v > 0 {
+			item = append(item, ',')
+		}
+		item = append(item, `{"value":"`...)
+		item = append(item, r.Value(v).String()...)
+		item = append(item, '"')
+		if val := r.Value(v); val == engine.Win || val == engine.Loss {
+			item = append(item, `,"depth":`...)
+			item = strconv.AppendUint(item, r.Depth(v), 10)
+		}
+		item = append(item, '}')
+		if _, err := out.Write(item); err != nil {
+			return err
+		}
+	}
+	_, err = out.WriteString("]}\n")
+	return err
+}

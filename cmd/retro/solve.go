@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -12,27 +13,8 @@ import (
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/games"
 )
-
-// game is a built-in game as the command line sees it.
-type game struct {
-	summary string // one line for the help
-	help    string // the input and output, for `retro help GAME`
-	// noInput games read no file: `retro solve GAME [flags]`.
-	noInput bool
-	// flags adds the game's own flags, if any, to fs, storing into c.
-	flags func(fs *flag.FlagSet, c *solveConfig)
-	// solve reads the input, solves and prints the answer to out.
-	solve func(c *solveConfig, in io.Reader, name string, out *bufio.Writer) error
-}
-
-var games = map[string]*game{
-	"graph":  graphGame,
-	"pawns":  pawnsGame,
-	"police": policeGame,
-	"quixo":  quixoGame,
-	"teeko":  teekoGame,
-}
 
 // maxWorkers bounds -workers: each worker has its own buffers.
 const maxWorkers = 4096
@@ -48,14 +30,15 @@ type solveConfig struct {
 	profDir   string
 	stats     bool
 	json      bool
-	ws        *engine.Workspace // set by games that solve many positions in a row
-	side      int               // the board's side, for games that take -n
+	ws        *engine.Workspace // the arrays that the instances of one input share
 	env       *env
 }
 
-func newSolveFlags(g *game, e *env) (*flag.FlagSet, *solveConfig) {
+// newSolveFlags returns the flag set of `retro solve NAME` with the flags
+// every game shares, and the config they fill.
+func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 	c := &solveConfig{ctx: e.ctx, env: e}
-	fs := flag.NewFlagSet("solve "+gameName(g), flag.ContinueOnError)
+	fs := flag.NewFlagSet("solve "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.StringVar(&c.engine, "engine", "par", "solver `engine`: par (frontier-parallel) or seq (sequential reference)")
 	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine (default GOMAXPROCS)")
@@ -65,60 +48,55 @@ func newSolveFlags(g *game, e *env) (*flag.FlagSet, *solveConfig) {
 	fs.BoolVar(&c.json, "json", false, "print the result as JSON (a summary, and per-vertex values for graphs)")
 	fs.StringVar(&c.profile, "profile", "", "write a `kind` of pprof profile of the solve: cpu, mem, block, mutex or trace")
 	fs.StringVar(&c.profDir, "profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")
-	if g.flags != nil {
-		g.flags(fs, c)
-	}
-	fs.Usage = func() {
-		file := " FILE|-"
-		if g.noInput {
-			file = ""
-		}
-		fmt.Fprintf(fs.Output(), "Usage: retro solve %s [flags]%s\n\n%s\nFlags:\n", gameName(g), file, g.help)
-		fs.PrintDefaults()
-	}
 	return fs, c
 }
 
-func gameName(g *game) string {
-	for name, h := range games {
-		if h == g {
-			return name
+// newGameFlags adds d's own flags to the shared ones, and returns d's loader.
+func newGameFlags(d *implicit.Descriptor, e *env) (*flag.FlagSet, *solveConfig, implicit.Loader) {
+	fs, c := newSolveFlags(d.Name, e)
+	load := d.Setup(fs)
+	fs.Usage = func() {
+		file := ""
+		if d.Input {
+			file = " FILE|-"
 		}
+		fmt.Fprintf(fs.Output(), "Usage: retro solve %s [flags]%s\n\n%s\nFlags:\n", d.Name, file, d.Help)
+		fs.PrintDefaults()
 	}
-	return "GAME"
+	return fs, c, load
 }
 
 func solveCmd(args []string, e *env) error {
 	if len(args) == 0 {
-		return usagef("solve: no game given; games: %s", strings.Join(sortedGames(), ", "))
+		return usagef("solve: no game given; games: %s", strings.Join(gameNames(), ", "))
 	}
-	g, ok := games[args[0]]
+	d, ok := games.Lookup(args[0])
 	if !ok {
-		return usagef("solve: unknown game %q; games: %s", args[0], strings.Join(sortedGames(), ", "))
+		return usagef("solve: unknown game %q; games: %s", args[0], strings.Join(gameNames(), ", "))
 	}
-	fs, c := newSolveFlags(g, e)
+	fs, c, load := newGameFlags(d, e)
 	if err := parseFlags(fs, args[1:], e); err != nil {
 		return err
 	}
 	if c.engine != "par" && c.engine != "seq" {
-		return usagef("solve %s: -engine %q: want par or seq", args[0], c.engine)
+		return usagef("solve %s: -engine %q: want par or seq", d.Name, c.engine)
 	}
 	if c.workers < 0 || c.workers > maxWorkers {
-		return usagef("solve %s: -workers %d: want 1 to %d", args[0], c.workers, maxWorkers)
+		return usagef("solve %s: -workers %d: want 1 to %d", d.Name, c.workers, maxWorkers)
 	}
 	switch {
-	case g.noInput && fs.NArg() != 0:
-		return usagef("solve %s: takes no input file, got %q", args[0], fs.Arg(0))
-	case !g.noInput && fs.NArg() != 1:
-		return usagef("solve %s: want one input FILE (or - for standard input), got %d arguments", args[0], fs.NArg())
+	case !d.Input && fs.NArg() != 0:
+		return usagef("solve %s: takes no input file, got %q", d.Name, fs.Arg(0))
+	case d.Input && fs.NArg() != 1:
+		return usagef("solve %s: want one input FILE (or - for standard input), got %d arguments", d.Name, fs.NArg())
 	}
 	mode, ok := profileModes[c.profile]
 	if !ok {
-		return usagef("solve %s: -profile %q: want cpu, mem, block, mutex or trace", args[0], c.profile)
+		return usagef("solve %s: -profile %q: want cpu, mem, block, mutex or trace", d.Name, c.profile)
 	}
 	var in io.Reader
 	var name string
-	if !g.noInput {
+	if d.Input {
 		var closeIn func()
 		var err error
 		if in, name, closeIn, err = openInput(fs.Arg(0), e); err != nil {
@@ -134,7 +112,7 @@ func solveCmd(args []string, e *env) error {
 		defer stop()
 	}
 	out := bufio.NewWriterSize(e.stdout, 1<<16)
-	if err := g.solve(c, in, name, out); err != nil {
+	if err := c.solve(d, load, in, name, out); err != nil {
 		return err
 	}
 	return out.Flush()
@@ -149,6 +127,84 @@ func openInput(path string, e *env) (io.Reader, string, func(), error) {
 		return nil, "", nil, err
 	}
 	return f, path, func() { f.Close() }, nil
+}
+
+// solve loads d's instances from in (named name) and solves and reports
+// each in turn.
+func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.Reader, name string, out *bufio.Writer) error {
+	stop := func() {}
+	if d.Input {
+		in, stop = c.readingProgress(in, name)
+	}
+	insts, err := load(in, implicit.LoadConfig{MaxMemory: c.memoryLimit(), SolverBytes: engine.MemoryNeeded})
+	stop()
+	if err != nil {
+		if d.Input {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return err
+	}
+	// The instances of one input (the boards of a pawns file) solve one
+	// after another in the same arrays.
+	c.ws = new(engine.Workspace)
+	var list []*summary
+	for _, inst := range insts {
+		s, err := c.solveInstance(d, inst.Game(), out)
+		if err != nil {
+			if inst.Label != "" {
+				return fmt.Errorf("%s: %s: %w", name, inst.Label, err)
+			}
+			return err
+		}
+		list = append(list, s)
+	}
+	if c.json && d.List != "" {
+		return json.NewEncoder(out).Encode(map[string][]*summary{d.List: list})
+	}
+	return nil
+}
+
+// solveInstance solves g, over its symmetry classes if it is symmetric,
+// and prints the answer: the start's value in d's words, or every index's
+// value for a game without a start. With -json and a list of instances
+// (d.List), it returns the summary to print with the others instead.
+func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, out *bufio.Writer) (*summary, error) {
+	solved := g
+	var start *uint64
+	if st, ok := g.(implicit.Starter); ok {
+		s := st.Start()
+		start = &s
+	}
+	if sg, ok := g.(implicit.Symmetric); ok {
+		cg := c.compact(sg)
+		solved = cg
+		if start != nil {
+			*start = cg.Index(*start)
+		}
+	}
+	r, err := c.run(solved)
+	if err != nil {
+		return nil, err
+	}
+	if start == nil {
+		return nil, c.reportAll(out, solved, r)
+	}
+	answer := answerLine(d, r, *start)
+	if c.json && d.List != "" {
+		return c.summarize(solved, r, start, answer)
+	}
+	return nil, c.report(out, solved, r, *start, answer)
+}
+
+// answerLine words the value of position s in d's terms.
+func answerLine(d *implicit.Descriptor, r *engine.Result, s uint64) string {
+	switch r.Value(s) {
+	case engine.Win:
+		return fmt.Sprintf(d.Answers[0], r.Depth(s))
+	case engine.Loss:
+		return fmt.Sprintf(d.Answers[1], r.Depth(s))
+	}
+	return d.Answers[2]
 }
 
 // options returns the engine options the flags ask for.

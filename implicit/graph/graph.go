@@ -6,7 +6,11 @@
 package graph
 
 import (
+	"bufio"
 	"fmt"
+	"io"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/retro-solver/retro/implicit"
@@ -157,3 +161,45 @@ func (g *Graph) MaxMoves() uint64 { return g.maxOut }
 
 // Describe returns "vertex s".
 func (g *Graph) Describe(s uint64) string { return fmt.Sprintf("vertex %d", s) }
+
+// ParsePosition reads a vertex as Describe writes it, "vertex 7", or as its
+// number alone, "7".
+func (g *Graph) ParsePosition(text string) (uint64, error) {
+	f := strings.Fields(text)
+	if len(f) == 2 && f[0] == "vertex" {
+		f = f[1:]
+	}
+	if len(f) != 1 {
+		return 0, fmt.Errorf("graph: %q is not a vertex: want \"vertex N\" or N", text)
+	}
+	v, err := strconv.ParseUint(f[0], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("graph: %q is not a vertex number", f[0])
+	}
+	if v >= g.Size() {
+		return 0, fmt.Errorf("graph: vertex %d out of range [0, %d)", v, g.Size())
+	}
+	return v, nil
+}
+
+var _ implicit.Notation = (*Graph)(nil)
+
+// Write writes g in the `graph` text format that Read reads: "n m", then
+// one line "u v" per edge, by source and, for each source, in input order.
+func Write(w io.Writer, g *Graph) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	fmt.Fprintf(bw, "%d %d\n", g.Size(), len(g.fwd))
+	var line []byte
+	for u := range g.Size() {
+		for _, v := range g.fwd[g.fwdOff[u]:g.fwdOff[u+1]] {
+			line = strconv.AppendUint(line[:0], u, 10)
+			line = append(line, ' ')
+			line = strconv.AppendUint(line, uint64(v), 10)
+			line = append(line, '\n')
+			if _, err := bw.Write(line); err != nil {
+				return err
+			}
+		}
+	}
+	return bw.Flush()
+}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retro-solver/retro/engine/enginetest"
+	"github.com/retro-solver/retro/implicit/gametest"
+
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/pawns"
@@ -33,12 +36,12 @@ func TestConsistency(t *testing.T) {
 	for seed := range uint64(300) {
 		b := randomBoard(seed)
 		g := pawns.New(b)
-		if err := implicit.Check(g, 300, seed); err != nil {
+		if err := gametest.Check(g, 300, seed); err != nil {
 			t.Fatalf("board seed %d:\n%s%v", seed, b, err)
 		}
 	}
 	b := pawns.Random(16, 16, 0, 1)
-	if err := implicit.Check(pawns.New(b), 3000, 1); err != nil {
+	if err := gametest.Check(pawns.New(b), 3000, 1); err != nil {
 		t.Fatalf("16 x 16: %v", err)
 	}
 }
@@ -50,7 +53,7 @@ func TestEnginesAgree(t *testing.T) {
 	}
 	for seed := range uint64(boards) {
 		b := randomBoard(seed)
-		if err := engine.CrossCheck(context.Background(), pawns.New(b), 1, 2, 3, 4, 8); err != nil {
+		if err := enginetest.CrossCheck(context.Background(), pawns.New(b), 1, 2, 3, 4, 8); err != nil {
 			t.Fatalf("board seed %d: %v\n%s", seed, err, b)
 		}
 	}

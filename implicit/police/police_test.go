@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retro-solver/retro/engine/enginetest"
+	"github.com/retro-solver/retro/implicit/gametest"
+
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/police"
@@ -26,11 +29,11 @@ func randomBoard(seed uint64) *police.Board {
 func TestConsistency(t *testing.T) {
 	for seed := range uint64(200) {
 		b := randomBoard(seed)
-		if err := implicit.Check(police.New(b), 400, seed); err != nil {
+		if err := gametest.Check(police.New(b), 400, seed); err != nil {
 			t.Fatalf("board seed %d:\n%s%v", seed, b, err)
 		}
 	}
-	if err := implicit.Check(police.New(police.Random(40, 40, 0.1, 0.01, 1)), 5000, 1); err != nil {
+	if err := gametest.Check(police.New(police.Random(40, 40, 0.1, 0.01, 1)), 5000, 1); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -86,7 +89,7 @@ func TestEnginesAgree(t *testing.T) {
 	}
 	for seed := range uint64(boards) {
 		b := randomBoard(seed)
-		if err := engine.CrossCheck(context.Background(), police.New(b), 1, 2, 3, 4, 8); err != nil {
+		if err := enginetest.CrossCheck(context.Background(), police.New(b), 1, 2, 3, 4, 8); err != nil {
 			t.Fatalf("board seed %d: %v\n%s", seed, err, b)
 		}
 	}

@@ -12,9 +12,10 @@ package quixo
 
 import (
 	"fmt"
-	"strings"
+	"sync"
 
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/square"
 )
 
 // MaxN is the largest side supported: the masks and tables hold 16 cells.
@@ -27,7 +28,8 @@ type Game struct {
 	size     uint64
 	lines    []uint32 // the 2n+2 full lines: rows, columns, diagonals
 	moves    []move   // every (taken cell, end) pair of the rules
-	sym      [8]transform
+	sym      *[8]square.Map
+	tern     *ternary
 }
 
 // move is taking border cell v and pushing the player's piece back in at the
@@ -39,48 +41,47 @@ type move struct {
 	shift int // +d: the segment moves to higher bits; -d: to lower
 }
 
-// transform maps a cell mask to its image under one symmetry, a byte at a
-// time.
-type transform struct{ lo, hi [256]uint16 }
-
-func (t *transform) apply(m uint32) uint32 {
-	return uint32(t.lo[m&0xff] | t.hi[m>>8&0xff])
+// ternary holds the ternary rank of up to 8 cells, and back: rank[x<<8|o],
+// and the masks x and o of a rank below 3^8. It is built once, when the
+// first Game is made.
+type ternary struct {
+	rank [1 << 16]uint16
+	x, o [6561]uint8
 }
 
-// The ternary rank of up to 8 cells, and back: tern8[x<<8|o] and the masks
-// of a rank below 3^8.
-var (
-	tern8    [1 << 16]uint16
-	x8, o8   [6561]uint8
-	pow3     [17]uint64
-	initDone = func() bool {
-		pow3[0] = 1
-		for i := 1; i < len(pow3); i++ {
-			pow3[i] = 3 * pow3[i-1]
-		}
-		for r := range 6561 {
-			var x, o uint8
-			for i, v := 0, r; i < 8; i, v = i+1, v/3 {
-				switch v % 3 {
-				case 1:
-					x |= 1 << i
-				case 2:
-					o |= 1 << i
-				}
+var ternaryTables = sync.OnceValue(func() *ternary {
+	t := new(ternary)
+	for r := range 6561 {
+		var x, o uint8
+		for i, v := 0, r; i < 8; i, v = i+1, v/3 {
+			switch v % 3 {
+			case 1:
+				x |= 1 << i
+			case 2:
+				o |= 1 << i
 			}
-			x8[r], o8[r] = x, o
-			tern8[int(x)<<8|int(o)] = uint16(r)
 		}
-		return true
-	}()
-)
+		t.x[r], t.o[r] = x, o
+		t.rank[int(x)<<8|int(o)] = uint16(r)
+	}
+	return t
+})
+
+// pow3 returns 3^k.
+func pow3(k int) uint64 {
+	p := uint64(1)
+	for range k {
+		p *= 3
+	}
+	return p
+}
 
 // New returns Quixo on an n x n board; n must be 2, 3 or 4.
 func New(n int) (*Game, error) {
 	if n < 2 || n > MaxN {
 		return nil, fmt.Errorf("quixo: a %d x %d board is not supported (2 to %d)", n, n, MaxN)
 	}
-	g := &Game{n: n, cells: n * n, size: 2 * pow3[n*n]}
+	g := &Game{n: n, cells: n * n, size: 2 * pow3(n*n), sym: square.Symmetries(n), tern: ternaryTables()}
 	bit := func(r, c int) uint32 { return 1 << (r*n + c) }
 	var d1, d2 uint32
 	for i := range n {
@@ -125,27 +126,6 @@ func New(n int) (*Game, error) {
 		}
 	}
 
-	// The 8 symmetries: the identity, rotations and reflections.
-	for k := range 8 {
-		for cell := range g.cells {
-			r, c := cell/n, cell%n
-			for range k & 3 { // rotate a quarter turn k&3 times
-				r, c = c, n-1-r
-			}
-			if k >= 4 { // then reflect
-				c = n - 1 - c
-			}
-			to := uint16(1) << (r*n + c)
-			for b := range 256 {
-				if cell < 8 && b&(1<<cell) != 0 {
-					g.sym[k].lo[b] |= to
-				}
-				if cell >= 8 && b&(1<<(cell-8)) != 0 {
-					g.sym[k].hi[b] |= to
-				}
-			}
-		}
-	}
 	return g, nil
 }
 
@@ -155,7 +135,7 @@ func (g *Game) N() int { return g.n }
 // Index returns the index of the board with X on x and O on o, player to
 // move 0 (X) or 1 (O).
 func (g *Game) Index(x, o uint32, turn uint64) uint64 {
-	t := uint64(tern8[(x&0xff)<<8|o&0xff]) + 6561*uint64(tern8[(x>>8&0xff)<<8|o>>8&0xff])
+	t := uint64(g.tern.rank[(x&0xff)<<8|o&0xff]) + 6561*uint64(g.tern.rank[(x>>8&0xff)<<8|o>>8&0xff])
 	return t<<1 | turn
 }
 
@@ -163,7 +143,8 @@ func (g *Game) Index(x, o uint32, turn uint64) uint64 {
 func (g *Game) Board(s uint64) (x, o uint32, turn uint64) {
 	t := s >> 1
 	lo, hi := t%6561, t/6561
-	return uint32(x8[lo]) | uint32(x8[hi])<<8, uint32(o8[lo]) | uint32(o8[hi])<<8, s & 1
+	tt := g.tern
+	return uint32(tt.x[lo]) | uint32(tt.x[hi])<<8, uint32(tt.o[lo]) | uint32(tt.o[hi])<<8, s & 1
 }
 
 // Start returns the index of the empty board, X to move.
@@ -280,7 +261,7 @@ func (g *Game) Canonical(s uint64) uint64 {
 	best := x<<16 | o
 	bx, bo := x, o
 	for k := 1; k < 8; k++ {
-		tx, to := g.sym[k].apply(x), g.sym[k].apply(o)
+		tx, to := g.sym[k].Apply(x), g.sym[k].Apply(o)
 		if key := tx<<16 | to; key < best {
 			best, bx, bo = key, tx, to
 		}
@@ -297,7 +278,7 @@ func (g *Game) IsCanonical(s uint64) bool {
 	x, o, _ := g.Board(s)
 	key := x<<16 | o
 	for k := 1; k < 8; k++ {
-		if g.sym[k].apply(x)<<16|g.sym[k].apply(o) < key {
+		if g.sym[k].Apply(x)<<16|g.sym[k].Apply(o) < key {
 			return false
 		}
 	}
@@ -305,26 +286,23 @@ func (g *Game) IsCanonical(s uint64) bool {
 }
 
 // Describe returns the board of s, rows of 'X', 'O' and '.', and whose turn
-// it is.
+// it is ("X to move").
 func (g *Game) Describe(s uint64) string {
 	x, o, turn := g.Board(s)
-	var b strings.Builder
-	for r := range g.n {
-		for c := range g.n {
-			bit := uint32(1) << (r*g.n + c)
-			switch {
-			case x&bit != 0:
-				b.WriteByte('X')
-			case o&bit != 0:
-				b.WriteByte('O')
-			default:
-				b.WriteByte('.')
-			}
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString([]string{"X to move\n", "O to move\n"}[turn])
-	return b.String()
+	return square.Describe(g.n, x, o, turn)
 }
 
-var _ implicit.Symmetric = (*Game)(nil)
+// ParsePosition returns the index of a board written as Describe writes it
+// (rows may also be separated by '/').
+func (g *Game) ParsePosition(text string) (uint64, error) {
+	x, o, turn, err := square.Parse(g.n, text)
+	if err != nil {
+		return 0, fmt.Errorf("quixo: %v", err)
+	}
+	return g.Index(x, o, turn), nil
+}
+
+var (
+	_ implicit.Symmetric = (*Game)(nil)
+	_ implicit.Notation  = (*Game)(nil)
+)

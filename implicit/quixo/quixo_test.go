@@ -4,6 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/retro-solver/retro/engine/enginetest"
+	"github.com/retro-solver/retro/implicit/gametest"
+
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/quixo"
@@ -21,13 +24,13 @@ func game(t testing.TB, n int) *quixo.Game {
 func TestConsistency(t *testing.T) {
 	for _, n := range []int{2, 3, 4} {
 		g := game(t, n)
-		if err := implicit.Check(g, 3000, 1); err != nil {
+		if err := gametest.Check(g, 3000, 1); err != nil {
 			t.Fatalf("%d x %d, every board: %v", n, n, err)
 		}
-		if err := implicit.Check(implicit.Reduce(g), 3000, 2); err != nil {
+		if err := gametest.Check(implicit.Reduce(g), 3000, 2); err != nil {
 			t.Fatalf("%d x %d, canonical boards: %v", n, n, err)
 		}
-		if err := implicit.Check(implicit.NewCompact(g), 3000, 3); err != nil {
+		if err := gametest.Check(implicit.NewCompact(g), 3000, 3); err != nil {
 			t.Fatalf("%d x %d, canonical boards renumbered: %v", n, n, err)
 		}
 	}
@@ -78,7 +81,7 @@ func TestThreeByThree(t *testing.T) {
 			t.Fatalf("%v: %d boards by their classes, %d by brute force", v, counts[v], full.Count(v))
 		}
 	}
-	if err := engine.CrossCheck(context.Background(), red, 1, 2, 3, 4, 8); err != nil {
+	if err := enginetest.CrossCheck(context.Background(), red, 1, 2, 3, 4, 8); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -114,7 +117,7 @@ func TestFourByFour(t *testing.T) {
 	for s := uint64(0); s < g.Size(); s += 433 {
 		sample = append(sample, s)
 	}
-	if err := engine.CheckLocal(g, r, cg.Index, sample); err != nil {
+	if err := enginetest.CheckLocal(g, r, cg.Index, sample); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -13,10 +13,12 @@
 package teeko
 
 import (
+	"fmt"
 	"math/bits"
-	"strings"
+	"sync"
 
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/square"
 )
 
 const (
@@ -33,11 +35,19 @@ type tier struct {
 	perX   uint64 // C(25-x, o): O placements for each X placement
 }
 
-// Game is Teeko. It implements implicit.Symmetric and is safe for concurrent
-// use; all Games are the same game.
-type Game struct{}
+// Game is Teeko. It implements implicit.Symmetric and implicit.Notation
+// and is safe for concurrent use; all Games are the same game. The zero
+// Game is not usable: call New.
+type Game struct {
+	*tables
+}
 
-var (
+// New returns Teeko. Its tables are built by the first call (a few
+// milliseconds) and shared by every Game.
+func New() Game { return Game{loadTables()} }
+
+// tables are what Teeko's index and rules look up.
+type tables struct {
 	binom   [cells + 1][5]uint64 // binom[n][k] = C(n, k)
 	unrankK [5][]uint32          // unrankK[k][r]: the k-subset of colex rank r
 	tiers   [10]tier
@@ -46,13 +56,21 @@ var (
 	// rankByte[j][below][b]: the part of a colex rank from the cells b of
 	// byte j, when below cells lie in the bytes under it.
 	rankByte [4][5][256]uint32
-	patterns []uint32
 	nbr      [cells]uint32 // the 8 neighbours of each cell
-	sym      [8][4][256]uint32
-	_        = setup()
-)
+	sym      *[8]square.Map
+}
 
-func setup() bool {
+var loadTables = sync.OnceValue(func() *tables {
+	t := &tables{sym: square.Symmetries(side)}
+	t.setRanks()
+	t.setTiers()
+	t.setPatterns()
+	return t
+})
+
+// setRanks fills binom, rankByte and unrankK.
+func (t *tables) setRanks() {
+	binom := &t.binom
 	for n := range cells + 1 {
 		binom[n][0] = 1
 		for k := 1; k < 5 && k <= n; k++ {
@@ -74,37 +92,46 @@ func setup() bool {
 					}
 					i++
 				}
-				rankByte[j][below][b] = uint32(r)
+				t.rankByte[j][below][b] = uint32(r)
 			}
 		}
 	}
 	for k := range 5 {
-		unrankK[k] = make([]uint32, binom[cells][k])
+		t.unrankK[k] = make([]uint32, binom[cells][k])
 	}
 	// Every set of at most four cells, each built from a smaller one by a
 	// cell above all of its own.
 	sets := []uint32{0}
 	for i := 0; i < len(sets); i++ {
 		m := sets[i]
-		unrankK[bits.OnesCount32(m)][rank(m)] = m
+		t.unrankK[bits.OnesCount32(m)][t.rank(m)] = m
 		if bits.OnesCount32(m) < 4 {
 			for c := 32 - bits.LeadingZeros32(m); c < cells; c++ {
 				sets = append(sets, m|1<<c)
 			}
 		}
 	}
-	// Tiers: drops (0,0), (1,0), ..., (4,3), then the move phase twice.
+}
+
+// setTiers fills tiers and size: drops (0,0), (1,0), ..., (4,3), then the
+// move phase twice.
+func (t *tables) setTiers() {
 	var off uint64
 	for k := range 10 {
-		t := tier{x: (k + 1) / 2, o: k / 2, turn: uint64(k & 1)}
+		tr := tier{x: (k + 1) / 2, o: k / 2, turn: uint64(k & 1)}
 		if k >= 8 {
-			t = tier{x: 4, o: 4, turn: uint64(k - 8)}
+			tr = tier{x: 4, o: 4, turn: uint64(k - 8)}
 		}
-		t.offset, t.perX = off, binom[cells-t.x][t.o]
-		off += binom[cells][t.x] * t.perX
-		tiers[k] = t
+		tr.offset, tr.perX = off, t.binom[cells-tr.x][tr.o]
+		off += t.binom[cells][tr.x] * tr.perX
+		t.tiers[k] = tr
 	}
-	size = off
+	t.size = off
+}
+
+// setPatterns fills pattern (the 44 patterns of GAMES.md, by rank) and nbr.
+func (t *tables) setPatterns() {
+	var patterns []uint32
 
 	bit := func(r, c int) uint32 { return 1 << (r*side + c) }
 	for r := range side {
@@ -124,43 +151,28 @@ func setup() bool {
 			for dr := -1; dr <= 1; dr++ {
 				for dc := -1; dc <= 1; dc++ {
 					if (dr != 0 || dc != 0) && r+dr >= 0 && r+dr < side && c+dc >= 0 && c+dc < side {
-						nbr[r*side+c] |= bit(r+dr, c+dc)
-					}
-				}
-			}
-			for k := range 8 {
-				rr, cc := r, c
-				for range k & 3 {
-					rr, cc = cc, side-1-rr
-				}
-				if k >= 4 {
-					cc = side - 1 - cc
-				}
-				cell := r*side + c
-				for b := range 256 {
-					if b&(1<<(cell%8)) != 0 {
-						sym[k][cell/8][b] |= bit(rr, cc)
+						t.nbr[r*side+c] |= bit(r+dr, c+dc)
 					}
 				}
 			}
 		}
 	}
 	for _, p := range patterns {
-		pattern[rank(p)] = true
+		t.pattern[t.rank(p)] = true
 	}
-	return true
 }
 
 // rank returns the colexicographic rank of the set m among sets of its
 // size (at most 4): the sum over its cells c_1 < c_2 < ... of C(c_i, i),
 // gathered a byte at a time from rankByte.
-func rank(m uint32) uint64 {
+func (t *tables) rank(m uint32) uint64 {
 	b0, b1, b2 := m&0xff, m>>8&0xff, m>>16&0xff
 	n0 := bits.OnesCount32(b0)
 	n1 := n0 + bits.OnesCount32(b1)
 	n2 := n1 + bits.OnesCount32(b2)
-	return uint64(rankByte[0][0][b0]) + uint64(rankByte[1][min(n0, 4)][b1]) +
-		uint64(rankByte[2][min(n1, 4)][b2]) + uint64(rankByte[3][min(n2, 4)][m>>24&0xff])
+	rb := &t.rankByte
+	return uint64(rb[0][0][b0]) + uint64(rb[1][min(n0, 4)][b1]) +
+		uint64(rb[2][min(n1, 4)][b2]) + uint64(rb[3][min(n2, 4)][m>>24&0xff])
 }
 
 // compress returns the set o with the cells of x taken out of the numbering
@@ -195,45 +207,45 @@ func tierOf(x, o int, turn uint64) int {
 // Index returns the index of the position with X on x, O on o, and the given
 // player to move (0 for X, 1 for O; it must agree with the counts in the
 // drop phase).
-func (Game) Index(x, o uint32, turn uint64) uint64 {
-	t := &tiers[tierOf(bits.OnesCount32(x), bits.OnesCount32(o), turn)]
-	return t.offset + rank(x)*t.perX + rank(compress(o, x))
+func (g Game) Index(x, o uint32, turn uint64) uint64 {
+	t := &g.tiers[tierOf(bits.OnesCount32(x), bits.OnesCount32(o), turn)]
+	return t.offset + g.rank(x)*t.perX + g.rank(compress(o, x))
 }
 
 // Position returns the sets and the player to move of index s.
-func (Game) Position(s uint64) (x, o uint32, turn uint64) {
+func (g Game) Position(s uint64) (x, o uint32, turn uint64) {
 	k := 9
-	for k > 0 && tiers[k].offset > s {
+	for k > 0 && g.tiers[k].offset > s {
 		k--
 	}
-	t := &tiers[k]
+	t := &g.tiers[k]
 	r := s - t.offset
-	x = unrankK[t.x][r/t.perX]
-	return x, expand(unrankK[t.o][r%t.perX], x), t.turn
+	x = g.unrankK[t.x][r/t.perX]
+	return x, expand(g.unrankK[t.o][r%t.perX], x), t.turn
 }
 
 // Start returns the index of the empty board, X to move.
 func (Game) Start() uint64 { return 0 }
 
 // Size returns 172,401,726.
-func (Game) Size() uint64 { return size }
+func (g Game) Size() uint64 { return g.size }
 
 // MaxMoves returns 32: four pieces with eight steps each bound the move
 // phase, and drops are at most 25.
 func (Game) MaxMoves() uint64 { return 32 }
 
 // filled reports whether a set of four pieces fills one of the 44 patterns.
-func filled(m uint32) bool { return bits.OnesCount32(m) == 4 && pattern[rank(m)] }
+func (t *tables) filled(m uint32) bool { return bits.OnesCount32(m) == 4 && t.pattern[t.rank(m)] }
 
 // Classify applies GAMES.md: two filled patterns are illegal; one, and the
 // player to move has lost.
 func (g Game) Classify(s uint64) implicit.Kind {
 	x, o, _ := g.Position(s)
-	return classify(x, o)
+	return g.classify(x, o)
 }
 
-func classify(x, o uint32) implicit.Kind {
-	fx, fo := filled(x), filled(o)
+func (t *tables) classify(x, o uint32) implicit.Kind {
+	fx, fo := t.filled(x), t.filled(o)
 	switch {
 	case fx && fo:
 		return implicit.Illegal
@@ -248,7 +260,7 @@ func classify(x, o uint32) implicit.Kind {
 // in the move phase.
 func (g Game) Moves(s uint64, dst []uint64) []uint64 {
 	x, o, turn := g.Position(s)
-	if classify(x, o) != implicit.Inner {
+	if g.classify(x, o) != implicit.Inner {
 		return dst
 	}
 	me, them := x, o
@@ -270,7 +282,7 @@ func (g Game) Moves(s uint64, dst []uint64) []uint64 {
 	}
 	for p := me; p != 0; p &= p - 1 {
 		from := p & -p
-		for m := nbr[bits.TrailingZeros32(from)] & empty; m != 0; m &= m - 1 {
+		for m := g.nbr[bits.TrailingZeros32(from)] & empty; m != 0; m &= m - 1 {
 			dst = add(me&^from | m&-m)
 		}
 	}
@@ -290,7 +302,7 @@ func (g Game) Unmoves(t uint64, dst []uint64) []uint64 {
 		if prev == 1 {
 			px, po = other, pm
 		}
-		if classify(px, po) == implicit.Inner {
+		if g.classify(px, po) == implicit.Inner {
 			return append(dst, g.Index(px, po, prev))
 		}
 		return dst
@@ -306,17 +318,12 @@ func (g Game) Unmoves(t uint64, dst []uint64) []uint64 {
 		empty := full &^ (x | o)
 		for p := mover; p != 0; p &= p - 1 {
 			to := p & -p
-			for m := nbr[bits.TrailingZeros32(to)] & empty; m != 0; m &= m - 1 {
+			for m := g.nbr[bits.TrailingZeros32(to)] & empty; m != 0; m &= m - 1 {
 				dst = add(mover&^to | m&-m)
 			}
 		}
 	}
 	return dst
-}
-
-func transform(k int, m uint32) uint32 {
-	t := &sym[k]
-	return t[0][m&0xff] | t[1][m>>8&0xff] | t[2][m>>16&0xff] | t[3][m>>24]
 }
 
 // Canonical returns the index of the image of s, under the 8 symmetries,
@@ -326,11 +333,11 @@ func (g Game) Canonical(s uint64) uint64 {
 	bx, bo := x, o
 	for k := 1; k < 8; k++ {
 		// X's image decides unless it ties: only then is O's needed.
-		tx := transform(k, x)
+		tx := g.sym[k].Apply(x)
 		if tx > bx {
 			continue
 		}
-		to := transform(k, o)
+		to := g.sym[k].Apply(o)
 		if tx < bx || to < bo {
 			bx, bo = tx, to
 		}
@@ -346,7 +353,7 @@ func (g Game) Canonical(s uint64) uint64 {
 func (g Game) IsCanonical(s uint64) bool {
 	x, o, _ := g.Position(s)
 	for k := 1; k < 8; k++ {
-		if tx := transform(k, x); tx < x || tx == x && transform(k, o) < o {
+		if tx := g.sym[k].Apply(x); tx < x || tx == x && g.sym[k].Apply(o) < o {
 			return false
 		}
 	}
@@ -354,25 +361,34 @@ func (g Game) IsCanonical(s uint64) bool {
 }
 
 // Describe returns the board of s, rows of 'X', 'O' and '.', and whose turn
-// it is.
+// it is ("X to move").
 func (g Game) Describe(s uint64) string {
 	x, o, turn := g.Position(s)
-	var b strings.Builder
-	for i := range cells {
-		switch {
-		case x&(1<<i) != 0:
-			b.WriteByte('X')
-		case o&(1<<i) != 0:
-			b.WriteByte('O')
-		default:
-			b.WriteByte('.')
-		}
-		if i%side == side-1 {
-			b.WriteByte('\n')
-		}
-	}
-	b.WriteString([]string{"X to move\n", "O to move\n"}[turn])
-	return b.String()
+	return square.Describe(side, x, o, turn)
 }
 
-var _ implicit.Symmetric = Game{}
+// ParsePosition returns the index of a position written as Describe writes
+// it (rows may also be separated by '/'). In the drop phase the turn must
+// agree with the piece counts.
+func (g Game) ParsePosition(text string) (uint64, error) {
+	x, o, turn, err := square.Parse(side, text)
+	if err != nil {
+		return 0, fmt.Errorf("teeko: %v", err)
+	}
+	nx, no := bits.OnesCount32(x), bits.OnesCount32(o)
+	switch {
+	case nx > 4 || no > 4:
+		return 0, fmt.Errorf("teeko: %d X and %d O pieces: at most 4 each", nx, no)
+	case nx < 4 || no < 4:
+		if want := uint64(nx - no); nx-no != 0 && nx-no != 1 || turn != want {
+			return 0, fmt.Errorf("teeko: %d X and %d O pieces with %s to move: in the drop phase X moves when the counts are equal",
+				nx, no, [2]string{"X", "O"}[turn])
+		}
+	}
+	return g.Index(x, o, turn), nil
+}
+
+var (
+	_ implicit.Symmetric = Game{}
+	_ implicit.Notation  = Game{}
+)

@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/retro-solver/retro/engine/enginetest"
+	"github.com/retro-solver/retro/implicit/gametest"
+
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/teeko"
@@ -14,13 +17,13 @@ import (
 func TestSize(t *testing.T) {
 	// GamesmanOne's count: 20,981,226 drop positions and 151,420,500 in the
 	// move phase.
-	if got := (teeko.Game{}).Size(); got != 172_401_726 {
+	if got := teeko.New().Size(); got != 172_401_726 {
 		t.Fatalf("Size = %d, want 172,401,726", got)
 	}
 }
 
 func TestIndexRoundTrip(t *testing.T) {
-	var g teeko.Game
+	g := teeko.New()
 	for s := uint64(0); s < g.Size(); s += 9973 {
 		x, o, turn := g.Position(s)
 		if x&o != 0 {
@@ -33,17 +36,17 @@ func TestIndexRoundTrip(t *testing.T) {
 }
 
 func TestConsistency(t *testing.T) {
-	var g teeko.Game
-	if err := implicit.Check(g, 20000, 1); err != nil {
+	g := teeko.New()
+	if err := gametest.Check(g, 20000, 1); err != nil {
 		t.Fatalf("every position: %v", err)
 	}
-	if err := implicit.Check(implicit.Reduce(g), 20000, 2); err != nil {
+	if err := gametest.Check(implicit.Reduce(g), 20000, 2); err != nil {
 		t.Fatalf("canonical positions: %v", err)
 	}
 }
 
 func TestRules(t *testing.T) {
-	var g teeko.Game
+	g := teeko.New()
 	if n := len(g.Moves(g.Start(), nil)); n != 25 {
 		t.Fatalf("%d drops on the empty board, want 25", n)
 	}
@@ -74,7 +77,7 @@ func TestRules(t *testing.T) {
 // TestRank checks that the byte-table ranks number the 4-sets of X one to
 // one and that Position inverts Index on each.
 func TestRank(t *testing.T) {
-	var g teeko.Game
+	g := teeko.New()
 	seen := map[uint64]bool{}
 	for a := -1; a < 25; a++ {
 		for b := a + 1; b < 26; b++ {
@@ -115,7 +118,7 @@ func TestRank(t *testing.T) {
 }
 
 func TestIsCanonical(t *testing.T) {
-	var g teeko.Game
+	g := teeko.New()
 	for s := uint64(0); s < g.Size(); s += 997 {
 		if g.IsCanonical(s) != (g.Canonical(s) == s) {
 			t.Fatalf("IsCanonical(%d) = %v, Canonical = %d", s, g.IsCanonical(s), g.Canonical(s))
@@ -130,9 +133,9 @@ func TestSolve(t *testing.T) {
 	if testing.Short() {
 		t.Skip("Teeko takes a while")
 	}
-	var g teeko.Game
+	g := teeko.New()
 	cg := implicit.NewCompact(g)
-	if err := implicit.Check(cg, 20000, 3); err != nil {
+	if err := gametest.Check(cg, 20000, 3); err != nil {
 		t.Fatalf("canonical positions renumbered: %v", err)
 	}
 	r, err := engine.Parallel(context.Background(), cg, engine.Options{})
@@ -152,7 +155,7 @@ func TestSolve(t *testing.T) {
 	for range 200000 {
 		sample = append(sample, rng.Uint64N(g.Size()))
 	}
-	if err := engine.CheckLocal(g, r, cg.Index, sample); err != nil {
+	if err := enginetest.CheckLocal(g, r, cg.Index, sample); err != nil {
 		t.Fatal(err)
 	}
 	if r.Count(engine.Win) == 0 || r.Count(engine.Loss) == 0 {

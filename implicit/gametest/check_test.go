@@ -1,10 +1,11 @@
-package implicit_test
+package gametest_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/gametest"
 )
 
 // ring is a game on n positions where s moves to s+1 and s+2 (mod n), with
@@ -53,10 +54,10 @@ func (g *ring) MaxMoves() uint64 {
 }
 
 func TestCheck(t *testing.T) {
-	if err := implicit.Check(&ring{n: 10}, 100, 1); err != nil {
+	if err := gametest.Check(&ring{n: 10}, 100, 1); err != nil {
 		t.Fatalf("a correct game failed: %v", err)
 	}
-	if err := implicit.Check(&ring{n: 1000}, 100, 1); err != nil {
+	if err := gametest.Check(&ring{n: 1000}, 100, 1); err != nil {
 		t.Fatalf("a correct game failed (sampled): %v", err)
 	}
 	for _, tc := range []struct {
@@ -70,7 +71,7 @@ func TestCheck(t *testing.T) {
 		{&ring{n: 10, illegalPredOf0: true}, "illegal index"},
 		{&ring{n: 10, terminalUnmoveOf: true}, "terminal loss position, which has no moves"},
 	} {
-		err := implicit.Check(tc.g, 100, 1)
+		err := gametest.Check(tc.g, 100, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: Check returned %v, want an error with %q", *tc.g, err, tc.want)
 		}

@@ -1,8 +1,12 @@
-package implicit
+// Package gametest checks that a game keeps the implicit.Game contract, as
+// testing/fstest checks a file system: every game's tests call Check.
+package gametest
 
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/retro-solver/retro/implicit"
 )
 
 // Check tests that g keeps the Game contract on up to samples legal
@@ -12,7 +16,7 @@ import (
 // that s has at most MaxMoves() moves, and that every move s->t appears as
 // often among Moves(s) as s does among Unmoves(t) (and the same from each
 // un-move's side). It returns an error describing the first violation.
-func Check(g Game, samples int, seed uint64) error {
+func Check(g implicit.Game, samples int, seed uint64) error {
 	n := g.Size()
 	c := checker{g: g, n: n}
 	if n <= uint64(samples) {
@@ -27,7 +31,7 @@ func Check(g Game, samples int, seed uint64) error {
 	legal := 0
 	for tries := 0; legal < samples && tries < 100*samples; tries++ {
 		s := r.Uint64N(n)
-		if g.Classify(s) == Illegal {
+		if g.Classify(s) == implicit.Illegal {
 			continue
 		}
 		legal++
@@ -36,13 +40,13 @@ func Check(g Game, samples int, seed uint64) error {
 		}
 	}
 	if legal == 0 {
-		return fmt.Errorf("implicit: no legal position among %d random indices", 100*samples)
+		return fmt.Errorf("gametest: no legal position among %d random indices", 100*samples)
 	}
 	return nil
 }
 
 type checker struct {
-	g       Game
+	g       implicit.Game
 	n       uint64
 	a, b, c []uint64
 }
@@ -50,21 +54,21 @@ type checker struct {
 func (c *checker) position(s uint64) error {
 	g := c.g
 	kind := g.Classify(s)
-	if kind == Illegal {
+	if kind == implicit.Illegal {
 		return nil
 	}
-	if kind > Illegal {
-		return fmt.Errorf("implicit: Classify(%d) = %d, not a Kind", s, kind)
+	if kind > implicit.Illegal {
+		return fmt.Errorf("gametest: Classify(%d) = %d, not a Kind", s, kind)
 	}
 	c.a = g.Moves(s, c.a[:0])
-	if kind != Inner && len(c.a) > 0 {
-		return fmt.Errorf("implicit: %v position %d has %d moves", kind, s, len(c.a))
+	if kind != implicit.Inner && len(c.a) > 0 {
+		return fmt.Errorf("gametest: %v position %d has %d moves", kind, s, len(c.a))
 	}
 	if uint64(len(c.a)) > g.MaxMoves() {
-		return fmt.Errorf("implicit: position %d has %d moves, MaxMoves() is %d", s, len(c.a), g.MaxMoves())
+		return fmt.Errorf("gametest: position %d has %d moves, MaxMoves() is %d", s, len(c.a), g.MaxMoves())
 	}
-	if mc, ok := g.(MoveCounter); ok && mc.NumMoves(s) != uint64(len(c.a)) {
-		return fmt.Errorf("implicit: NumMoves(%d) = %d, but it has %d moves", s, mc.NumMoves(s), len(c.a))
+	if mc, ok := g.(implicit.MoveCounter); ok && mc.NumMoves(s) != uint64(len(c.a)) {
+		return fmt.Errorf("gametest: NumMoves(%d) = %d, but it has %d moves", s, mc.NumMoves(s), len(c.a))
 	}
 	moves := append([]uint64(nil), c.a...)
 	for _, t := range moves {
@@ -73,7 +77,7 @@ func (c *checker) position(s uint64) error {
 		}
 		c.b = g.Unmoves(t, c.b[:0])
 		if fwd, back := count(moves, t), count(c.b, s); fwd != back {
-			return fmt.Errorf("implicit: %d->%d appears %d times among the moves of %d and %d among the un-moves of %d",
+			return fmt.Errorf("gametest: %d->%d appears %d times among the moves of %d and %d among the un-moves of %d",
 				s, t, fwd, s, back, t)
 		}
 	}
@@ -83,12 +87,12 @@ func (c *checker) position(s uint64) error {
 		if err := c.legal(p, "un-move", s); err != nil {
 			return err
 		}
-		if k := g.Classify(p); k != Inner {
-			return fmt.Errorf("implicit: un-move %d of %d is a %v position, which has no moves", p, s, k)
+		if k := g.Classify(p); k != implicit.Inner {
+			return fmt.Errorf("gametest: un-move %d of %d is a %v position, which has no moves", p, s, k)
 		}
 		c.c = g.Moves(p, c.c[:0])
 		if fwd, back := count(c.c, s), count(unmoves, p); fwd != back {
-			return fmt.Errorf("implicit: %d->%d appears %d times among the moves of %d and %d among the un-moves of %d",
+			return fmt.Errorf("gametest: %d->%d appears %d times among the moves of %d and %d among the un-moves of %d",
 				p, s, fwd, p, back, s)
 		}
 	}
@@ -97,10 +101,10 @@ func (c *checker) position(s uint64) error {
 
 func (c *checker) legal(t uint64, what string, s uint64) error {
 	if t >= c.n {
-		return fmt.Errorf("implicit: %s %d of %d is out of range [0, %d)", what, t, s, c.n)
+		return fmt.Errorf("gametest: %s %d of %d is out of range [0, %d)", what, t, s, c.n)
 	}
-	if c.g.Classify(t) == Illegal {
-		return fmt.Errorf("implicit: %s %d of %d is an illegal index", what, t, s)
+	if c.g.Classify(t) == implicit.Illegal {
+		return fmt.Errorf("gametest: %s %d of %d is an illegal index", what, t, s)
 	}
 	return nil
 }

@@ -1,26 +1,28 @@
-package engine_test
+package smith_test
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/engine/smith"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/graph"
 )
 
-func smith(t testing.TB, g implicit.Game) *engine.SmithResult {
+func solve(t testing.TB, g implicit.Game) *smith.Result {
 	t.Helper()
-	r, err := engine.Smith(ctx, g, engine.Options{})
+	r, err := smith.Solve(ctx, g, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
-func smithString(r *engine.SmithResult, n uint64) []string {
+func smithString(r *smith.Result, n uint64) []string {
 	var out []string
 	for v := range n {
 		out = append(out, string(r.AppendValue(nil, v, nil)))
@@ -58,7 +60,7 @@ func TestSmithExact(t *testing.T) {
 		// to the sink 4): both reverse to *0, so 1 is *0 and 0 is *1.
 		{"2-cycle whose options reverse", edges(5, 0, 1, 1, 0, 0, 2, 1, 3, 3, 4), []string{"1", "0", "0", "1", "0"}},
 	} {
-		r := smith(t, tc.g)
+		r := solve(t, tc.g)
 		if got := smithString(r, tc.g.Size()); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: values %v, want %v", tc.name, got, tc.want)
 		}
@@ -83,7 +85,7 @@ func randomDAG(seed uint64) *graph.Graph {
 func TestSmithIsGrundyOnAcyclicGraphs(t *testing.T) {
 	for seed := range uint64(500) {
 		g := randomDAG(seed)
-		r := smith(t, g)
+		r := solve(t, g)
 		// Direct mex recursion, bottom-up: edges go from higher to lower ids.
 		grundy := make([]uint32, g.Size())
 		for v := range g.Size() {
@@ -105,7 +107,7 @@ func TestSmithIsGrundyOnAcyclicGraphs(t *testing.T) {
 // finite g has options of every value below g and none of value g, and every
 // option that is infinite can be reversed to g; an infinite position has no
 // option labelling that would make it finite by mex and reversibility.
-func checkSmithDefinition(t *testing.T, g implicit.Game, r *engine.SmithResult, label string) {
+func checkSmithDefinition(t *testing.T, g implicit.Game, r *smith.Result, label string) {
 	t.Helper()
 	for u := range g.Size() {
 		moves := g.Moves(u, nil)
@@ -114,7 +116,7 @@ func checkSmithDefinition(t *testing.T, g implicit.Game, r *engine.SmithResult, 
 			has[r.Value(v)] = true
 		}
 		val := r.Value(u)
-		if val == engine.Inf {
+		if val == smith.Inf {
 			// No finite h could be u's value: for each h missing among the
 			// options (the only candidates), some infinite option cannot
 			// reverse to h, or h is absent below... checked for the mex.
@@ -124,7 +126,7 @@ func checkSmithDefinition(t *testing.T, g implicit.Game, r *engine.SmithResult, 
 			}
 			reversible := true
 			for _, v := range moves {
-				if r.Value(v) == engine.Inf && !hasOption(g, r, v, h) {
+				if r.Value(v) == smith.Inf && !hasOption(g, r, v, h) {
 					reversible = false
 				}
 			}
@@ -142,14 +144,14 @@ func checkSmithDefinition(t *testing.T, g implicit.Game, r *engine.SmithResult, 
 			t.Fatalf("%s: vertex %d has value %d and an option of the same value", label, u, val)
 		}
 		for _, v := range moves {
-			if r.Value(v) == engine.Inf && !hasOption(g, r, v, val) {
+			if r.Value(v) == smith.Inf && !hasOption(g, r, v, val) {
 				t.Fatalf("%s: vertex %d has value %d, but its infinite option %d cannot reverse to it", label, u, val, v)
 			}
 		}
 	}
 }
 
-func hasOption(g implicit.Game, r *engine.SmithResult, v uint64, val uint32) bool {
+func hasOption(g implicit.Game, r *smith.Result, v uint64, val uint32) bool {
 	for _, w := range g.Moves(v, nil) {
 		if r.Value(w) == val {
 			return true
@@ -161,13 +163,13 @@ func hasOption(g implicit.Game, r *engine.SmithResult, v uint64, val uint32) boo
 func TestSmithDefinitionOnRandomGraphs(t *testing.T) {
 	for seed := range uint64(1000) {
 		g := randomGraph(seed)
-		checkSmithDefinition(t, g, smith(t, g), fmt.Sprintf("seed %d", seed))
+		checkSmithDefinition(t, g, solve(t, g), fmt.Sprintf("seed %d", seed))
 	}
 	// Larger sparse graphs: long acyclic stretches (valued before the
 	// rounds) feeding into and out of cycles.
 	for seed := range uint64(200) {
 		g := graph.Random(300, 330+seed, seed)
-		checkSmithDefinition(t, g, smith(t, g), fmt.Sprintf("sparse seed %d", seed))
+		checkSmithDefinition(t, g, solve(t, g), fmt.Sprintf("sparse seed %d", seed))
 	}
 }
 
@@ -190,19 +192,19 @@ func sumGraph(a, b implicit.Game) *graph.Graph {
 }
 
 // predicted returns the outcome theorem 15 gives for the sum of two values.
-func predicted(ra, rb *engine.SmithResult, x, y uint64) engine.Value {
+func predicted(ra, rb *smith.Result, x, y uint64) engine.Value {
 	a, b := ra.Value(x), rb.Value(y)
 	switch {
-	case a != engine.Inf && b != engine.Inf:
+	case a != smith.Inf && b != smith.Inf:
 		if a^b == 0 {
 			return engine.Loss
 		}
 		return engine.Win
-	case a != engine.Inf || b != engine.Inf:
+	case a != smith.Inf || b != smith.Inf:
 		// inf{K} + *i = inf{K xor i}: a win iff i is in K.
-		k, i := ra.K(x, nil), b
-		if a != engine.Inf {
-			k, i = rb.K(y, nil), a
+		k, i := ra.MoveValues(x, nil), b
+		if a != smith.Inf {
+			k, i = rb.MoveValues(y, nil), a
 		}
 		if slices.Contains(k, i) {
 			return engine.Win
@@ -232,16 +234,23 @@ func TestSumOutcomes(t *testing.T) {
 			}
 			b = edges(uint64(k+1), pairs...)
 		}
-		ra, rb := smith(t, a), smith(t, b)
+		ra, rb := solve(t, a), solve(t, b)
 		s := sumGraph(a, b)
 		res := seq(t, s)
 		for x := range a.Size() {
 			for y := range b.Size() {
 				want := predicted(ra, rb, x, y)
-				kinds[btoi(ra.Value(x) == engine.Inf)+btoi(rb.Value(y) == engine.Inf)]++
-				if got := res.Value(x*b.Size() + y); got != want {
+				kinds[btoi(ra.Value(x) == smith.Inf)+btoi(rb.Value(y) == smith.Inf)]++
+				got := res.Value(x*b.Size() + y)
+				if got != want {
 					t.Fatalf("seed %d: (%d, %d) with values %s + %s is a %v, theorem 15 says %v",
 						seed, x, y, ra.AppendValue(nil, x, nil), rb.AppendValue(nil, y, nil), got, want)
+				}
+				var sum smith.Sum
+				sum.Add(ra, x)
+				sum.Add(rb, y)
+				if line := string(sum.AppendOutcome(nil)); !strings.HasSuffix(line, " "+got.String()) {
+					t.Fatalf("seed %d: (%d, %d) is a %v, Sum says %q", seed, x, y, got, line)
 				}
 			}
 		}
