@@ -3,9 +3,8 @@ package implicit_test
 import (
 	"testing"
 
-	"github.com/retro-solver/retro/implicit/gametest"
-
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/gametest"
 )
 
 // mirror is a game on positions (a, b) of a ring of 10 cells, a and b

@@ -7,9 +7,11 @@ package enginetest
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/graph"
 )
 
 // CrossCheck solves g with the sequential engine and with the parallel
@@ -87,4 +89,28 @@ func CheckLocal(s implicit.Game, r engine.Values, index func(uint64) uint64, pos
 		}
 	}
 	return nil
+}
+
+// Edges returns the graph on n vertices with the moves given as pairs
+// u, v, u, v, ...: Edges(3, 0, 1, 1, 2) is the chain 0 -> 1 -> 2.
+func Edges(n uint64, pairs ...uint32) *graph.Graph {
+	var src, dst []uint32
+	for i := 0; i+1 < len(pairs); i += 2 {
+		src = append(src, pairs[i])
+		dst = append(dst, pairs[i+1])
+	}
+	return graph.FromEdges(n, src, dst)
+}
+
+// RandomGraph draws a small graph (1 to 40 vertices) of varied density from
+// seed, sparse or dense, with self-loops, repeated edges and isolated
+// vertices: the oracle suites' inputs.
+func RandomGraph(seed uint64) *graph.Graph {
+	r := rand.New(rand.NewPCG(seed, 99))
+	n := 1 + r.Uint64N(40)
+	m := r.Uint64N(3*n + 1)
+	if r.IntN(4) == 0 {
+		m = r.Uint64N(n*n/2 + 1) // dense
+	}
+	return graph.Random(n, m, seed)
 }

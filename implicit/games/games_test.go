@@ -10,6 +10,9 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/games"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/implicit/pawns"
+	"github.com/retro-solver/retro/implicit/police"
+	"github.com/retro-solver/retro/implicit/quixo"
 )
 
 // TestRegistry checks what the command line relies on: names sorted and
@@ -82,4 +85,43 @@ func roundTrip(t *testing.T, name string, g implicit.Game, samples int) {
 	if _, err := n.ParsePosition("no such position"); err == nil {
 		t.Errorf("%s: nonsense parsed", name)
 	}
+}
+
+// TestBoardNotation checks the board games' notation on random boards:
+// every legal position reads back, terminal ones (pieces on one cell)
+// included.
+func TestBoardNotation(t *testing.T) {
+	for seed := range uint64(20) {
+		pb := pawns.Random(3+int(seed%6), 2+int(seed%7), 0.15, seed)
+		roundTrip(t, "pawns", pawns.New(pb), 3000)
+		roundTrip(t, "police", police.New(police.Random(1+int(seed%5), 2+int(seed%6), 0.15, 0.1, seed)), 3000)
+	}
+}
+
+// FuzzParsePosition feeds any text to each game's ParsePosition: no panic,
+// and what it accepts is a legal-range index that reads back through
+// Describe.
+func FuzzParsePosition(f *testing.F) {
+	q, _ := quixo.New(3)
+	pw := pawns.New(pawns.Random(4, 4, 0.1, 1))
+	pl := police.New(police.Random(3, 4, 0.1, 0.1, 2))
+	gs := []implicit.Notation{q, pw, pl, graph.Random(10, 20, 1)}
+	for _, g := range gs {
+		f.Add(g.Describe(1))
+	}
+	f.Add("4 4\n@...\n.O..\n....\n....\nRed to move\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, g := range gs {
+			i, err := g.ParsePosition(s)
+			if err != nil {
+				continue
+			}
+			if i >= g.(implicit.Game).Size() {
+				t.Fatalf("%T: ParsePosition(%q) = %d, out of range", g, s, i)
+			}
+			if j, err := g.ParsePosition(g.Describe(i)); err != nil || j != i {
+				t.Fatalf("%T: %q reads as %d, its description as %d, %v", g, s, i, j, err)
+			}
+		}
+	})
 }

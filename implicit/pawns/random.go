@@ -48,7 +48,8 @@ func Random(rows, cols int, walls float64, seed uint64) *Board {
 	return b
 }
 
-// String returns the board in the input format: `n m` and the rows.
+// String returns the board in the input format: `n m` and the rows. A
+// black pawn on a red one, a finished game and never an input, is '@'.
 func (b *Board) String() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "%d %d\n", b.Rows, b.Cols)
@@ -58,6 +59,8 @@ func (b *Board) String() string {
 			switch {
 			case b.Wall[i][j]:
 				ch = '#'
+			case [2]int{i, j} == b.Black && (b.Black == b.Red[0] || b.Black == b.Red[1]):
+				ch = '@' // black on a red pawn: a game already over
 			case [2]int{i, j} == b.Black:
 				ch = 'X'
 			case [2]int{i, j} == b.Red[0] || [2]int{i, j} == b.Red[1]:

@@ -79,7 +79,8 @@ func parse(t *text.Tokens) (*Board, error) {
 	return b, t.Err()
 }
 
-// String returns the board in the input format, the policeman written 'P'.
+// String returns the board in the input format, the policeman written 'P';
+// both on one cell, a finished game and never an input, is '@'.
 func (b *Board) String() string {
 	out := fmt.Appendf(nil, "%d %d\n", b.Rows, b.Cols)
 	for r := range b.Rows {
@@ -88,6 +89,9 @@ func (b *Board) String() string {
 			switch [2]int{r, c} {
 			case b.Police:
 				ch = 'P'
+				if b.Police == b.Thief {
+					ch = '@'
+				}
 			case b.Thief:
 				ch = 'T'
 			}

@@ -9,11 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retro-solver/retro/engine/enginetest"
-	"github.com/retro-solver/retro/implicit/gametest"
-
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/engine/enginetest"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/gametest"
 	"github.com/retro-solver/retro/implicit/police"
 )
 

@@ -28,7 +28,7 @@ type Game struct {
 	size     uint64
 	lines    []uint32 // the 2n+2 full lines: rows, columns, diagonals
 	moves    []move   // every (taken cell, end) pair of the rules
-	sym      *[8]square.Map
+	sym      *[8]square.Map16
 	tern     *ternary
 }
 
@@ -81,7 +81,7 @@ func New(n int) (*Game, error) {
 	if n < 2 || n > MaxN {
 		return nil, fmt.Errorf("quixo: a %d x %d board is not supported (2 to %d)", n, n, MaxN)
 	}
-	g := &Game{n: n, cells: n * n, size: 2 * pow3(n*n), sym: square.Symmetries(n), tern: ternaryTables()}
+	g := &Game{n: n, cells: n * n, size: 2 * pow3(n*n), sym: square.Symmetries16(n), tern: ternaryTables()}
 	bit := func(r, c int) uint32 { return 1 << (r*n + c) }
 	var d1, d2 uint32
 	for i := range n {

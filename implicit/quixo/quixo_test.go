@@ -4,11 +4,10 @@ import (
 	"context"
 	"testing"
 
-	"github.com/retro-solver/retro/engine/enginetest"
-	"github.com/retro-solver/retro/implicit/gametest"
-
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/engine/enginetest"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/gametest"
 	"github.com/retro-solver/retro/implicit/quixo"
 )
 

@@ -6,11 +6,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/retro-solver/retro/engine/enginetest"
-	"github.com/retro-solver/retro/implicit/gametest"
-
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/engine/enginetest"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/gametest"
 	"github.com/retro-solver/retro/implicit/teeko"
 )
 

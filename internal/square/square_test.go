@@ -28,6 +28,16 @@ func TestSymmetries(t *testing.T) {
 		if n > 1 && len(images) != 8 {
 			t.Errorf("n=%d: %d distinct symmetries, want 8", n, len(images))
 		}
+		if n <= 4 {
+			sym16 := Symmetries16(n)
+			for k := range sym {
+				for m := range uint32(1) << (n * n) {
+					if sym16[k].Apply(m) != sym[k].Apply(m) {
+						t.Fatalf("n=%d, symmetry %d: Map16 and Map differ on %b", n, k, m)
+					}
+				}
+			}
+		}
 		r := rand.New(rand.NewPCG(uint64(n), 1))
 		for range 100 {
 			m := r.Uint32() & all
