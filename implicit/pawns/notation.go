@@ -50,12 +50,8 @@ func (g *Game) ParsePosition(s string) (uint64, error) {
 	if int(c) >= g.blackK {
 		return 0, fmt.Errorf("pawns: black in row %d, below its starting row %d: not in the index", black[0]+1, g.startRow()+1)
 	}
-	var words []string
-	for w, ok := t.Next(); ok; w, ok = t.Next() {
-		words = append(words, w)
-	}
 	red := g.redToMove(int(a), int(b), int(c))
-	switch turn := strings.Join(words, " "); {
+	switch turn := t.Rest(); {
 	case turn != "Red to move" && turn != "Black to move":
 		return 0, fmt.Errorf("pawns: %q: want \"Red to move\" or \"Black to move\"", turn)
 	case red != (turn == "Red to move"):

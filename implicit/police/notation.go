@@ -53,12 +53,8 @@ func (g *Game) ParsePosition(s string) (uint64, error) {
 	case len(cops) != 1 || len(thieves) != 1:
 		return 0, fmt.Errorf("police: %d policemen and %d thieves: want one of each", len(cops), len(thieves))
 	}
-	var words []string
-	for w, ok := t.Next(); ok; w, ok = t.Next() {
-		words = append(words, w)
-	}
 	turn := uint64(policeTurn)
-	switch who := strings.Join(words, " "); who {
+	switch who := t.Rest(); who {
 	case "the policeman to move":
 	case "the thief to move":
 		turn = thiefTurn

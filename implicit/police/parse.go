@@ -34,13 +34,10 @@ func Parse(r io.Reader) (*Board, error) {
 func parse(t *text.Tokens) (*Board, error) {
 	// The cells grow as rows arrive: a header alone must not allocate a
 	// huge board.
-	b := &Board{}
+	b := &Board{Cells: make([]uint8, 0, 1<<10)}
 	police, thieves := 0, 0
 	var err error
 	b.Rows, b.Cols, err = text.Grid(t, MaxSide, func(r, c int, ch byte) error {
-		if b.Cells == nil {
-			b.Cells = make([]uint8, 0, 1<<16)
-		}
 		kind := uint8(Free)
 		switch ch {
 		case '.':

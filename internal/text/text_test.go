@@ -71,3 +71,14 @@ func TestHumanBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestTokensRest(t *testing.T) {
+	tk := NewTokens(strings.NewReader("3 \n Red   to\tmove \n"))
+	tk.Next()
+	if got := tk.Rest(); got != "Red to move" {
+		t.Errorf("Rest() = %q", got)
+	}
+	if got := tk.Rest(); got != "" {
+		t.Errorf("Rest() at the end = %q", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // Tokens splits a board file into white-space separated tokens, as scanf's
@@ -96,4 +97,17 @@ func (t *Tokens) Int(what string, lo, hi int) (int, error) {
 		return 0, fmt.Errorf("%s is %d, want %d to %d", what, v, lo, hi)
 	}
 	return v, nil
+}
+
+// Rest returns the tokens left in the input joined by single spaces ("" if
+// none), for a closing phrase such as "Red to move" however it is spaced.
+func (t *Tokens) Rest() string {
+	var b strings.Builder
+	for w, ok := t.Next(); ok; w, ok = t.Next() {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
 }
