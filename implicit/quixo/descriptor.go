@@ -15,7 +15,8 @@ var Descriptor = implicit.Descriptor{
 	Name:    "quixo",
 	Summary: "Quixo on an n x n board (-n 2 to 4), solved from the empty board",
 	Help: `No input: the game starts from the empty board, X to move. Each symmetry
-class of boards (8 symmetries of the square) is solved once.
+class of boards (the 8 symmetries of the square, and the two colours
+swapped together with the turn) is solved once.
 
 Output: the start's value for X, as a graph line without the vertex:
 "win 21", "loss 20" or "draw".

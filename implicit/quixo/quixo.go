@@ -6,8 +6,10 @@
 // (cell i contributes 3^i times 0 for empty, 1 for X, 2 for O) times two,
 // plus the turn (0 for X, 1 for O): 2 * 3^(n*n) indices, 86,093,442 for
 // 4 x 4. Game itself plays on every board; implicit.Reduce(game) is the
-// game over one board per symmetry class, the one whose masks, read as the
-// number X<<16 | O, are smallest.
+// game over one board per symmetry class: a class holds a board's 8 images
+// under the symmetries of the square and the same 8 with the colours and
+// the turn swapped, and its representative has X to move and the masks
+// that, read as the number X<<16 | O, are smallest.
 package quixo
 
 import (
@@ -254,10 +256,16 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 	return dst
 }
 
-// Canonical returns the index of the image of s, under the 8 symmetries,
-// whose masks read as X<<16 | O are smallest.
+// Canonical returns the representative of s's class: the players' colours
+// swapped if O is to move (the rules treat both alike, so a board with O to
+// move plays as its mirror image in colours with X to move), then the image
+// under the 8 symmetries of the square whose masks read as X<<16 | O are
+// smallest. Representatives always have X to move.
 func (g *Game) Canonical(s uint64) uint64 {
 	x, o, turn := g.Board(s)
+	if turn == 1 {
+		x, o = o, x
+	}
 	best := x<<16 | o
 	bx, bo := x, o
 	for k := 1; k < 8; k++ {
@@ -266,15 +274,18 @@ func (g *Game) Canonical(s uint64) uint64 {
 			best, bx, bo = key, tx, to
 		}
 	}
-	if bx == x && bo == o {
+	if turn == 0 && bx == x && bo == o {
 		return s
 	}
-	return g.Index(bx, bo, turn)
+	return g.Index(bx, bo, 0)
 }
 
-// IsCanonical reports whether s is its class's representative: no image
-// of it reads smaller.
+// IsCanonical reports whether s is its class's representative: X is to
+// move and no image of it reads smaller.
 func (g *Game) IsCanonical(s uint64) bool {
+	if s&1 != 0 {
+		return false
+	}
 	x, o, _ := g.Board(s)
 	key := x<<16 | o
 	for k := 1; k < 8; k++ {
