@@ -3,6 +3,7 @@ module github.com/retro-solver/retro
 go 1.26.0
 
 require (
+	github.com/klauspost/compress v1.20.3
 	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/pkg/profile v1.7.0
 	golang.org/x/sync v0.24.0

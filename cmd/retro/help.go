@@ -17,6 +17,11 @@ Usage:
 	                                  (quixo and teeko read nothing: they start empty)
 	retro grundy [flags] FILE|-       Smith values (nim values or inf{K}) of a graph
 	retro sum [flags] FILE:VERTEX...  the value and outcome of a sum of graph games
+	retro query FILE [POSITION...]    a position's value and its moves, best first,
+	                                  from a database saved by solve -db FILE
+	retro verify FILE                 check a database against the game's rules
+	retro play [flags] FILE           play against perfect play from a database
+	retro db info FILE                what a database holds, and its sizes
 	retro bench [-quick] [flags]      benchmark the engines on named workloads
 	retro info                        the CPU facts that benchmarks report
 	retro help [COMMAND | GAME]       show this help, or a command's or game's
@@ -51,6 +56,16 @@ func helpCmd(args []string, e *env) error {
 		return nil
 	case "bench":
 		fmt.Fprint(e.stdout, benchHelp)
+		return nil
+	case "query", "verify", "play":
+		// The command's own -h, to standard output.
+		cmd := map[string]func([]string, *env) error{"query": queryCmd, "verify": verifyCmd, "play": playCmd}[args[0]]
+		toStdout := *e
+		toStdout.stderr = e.stdout
+		cmd([]string{"-h"}, &toStdout)
+		return nil
+	case "db":
+		fmt.Fprint(e.stdout, dbHelp)
 		return nil
 	case "info":
 		fmt.Fprintln(e.stdout, "Usage: retro info\n\nPrints the CPU's brand, cores, cache sizes and the features the hot loops use.")

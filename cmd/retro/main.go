@@ -67,6 +67,8 @@ func run(args []string, e *env) int {
 		return 0
 	case errors.Is(err, errHelpShown):
 		return 0
+	case errors.Is(err, errSilent):
+		return 1
 	case errors.As(err, &ue):
 		fmt.Fprintf(e.stderr, "retro: %s\nRun 'retro help' for usage.\n", ue.msg)
 		return 2
@@ -77,6 +79,9 @@ func run(args []string, e *env) int {
 }
 
 var errHelpShown = errors.New("help shown")
+
+// errSilent is a failure the command has already reported: exit 1.
+var errSilent = errors.New("failed")
 
 func dispatch(args []string, e *env) error {
 	if len(args) == 0 {
@@ -96,6 +101,14 @@ func dispatch(args []string, e *env) error {
 		return benchChildCmd(args[1:], e)
 	case "info":
 		return infoCmd(args[1:], e)
+	case "query":
+		return queryCmd(args[1:], e)
+	case "verify":
+		return verifyCmd(args[1:], e)
+	case "play":
+		return playCmd(args[1:], e)
+	case "db":
+		return dbCmd(args[1:], e)
 	case "help", "-h", "-help", "--help":
 		return helpCmd(args[1:], e)
 	}

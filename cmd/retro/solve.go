@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -11,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/games"
@@ -30,6 +33,10 @@ type solveConfig struct {
 	profDir   string
 	stats     bool
 	json      bool
+	dbPath    string            // -db: where to save the solution
+	gameArgs  []string          // the game's own flags as given, for the database
+	dbw       *db.Writer        // the database being written, with -db
+	gameFlags func() []string   // the game's own flags that were set
 	ws        *engine.Workspace // the arrays that the instances of one input share
 	env       *env
 }
@@ -48,13 +55,25 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 	fs.BoolVar(&c.json, "json", false, "print the result as JSON (a summary, and per-vertex values for graphs)")
 	fs.StringVar(&c.profile, "profile", "", "write a `kind` of pprof profile of the solve: cpu, mem, block, mutex or trace")
 	fs.StringVar(&c.profDir, "profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")
+	fs.StringVar(&c.dbPath, "db", "", "save the solution, every position's value and depth, to the database `file` (see retro query, verify, play)")
 	return fs, c
 }
 
 // newGameFlags adds d's own flags to the shared ones, and returns d's loader.
 func newGameFlags(d *implicit.Descriptor, e *env) (*flag.FlagSet, *solveConfig, implicit.Loader) {
 	fs, c := newSolveFlags(d.Name, e)
+	shared := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) { shared[f.Name] = true })
 	load := d.Setup(fs)
+	c.gameFlags = func() []string {
+		var args []string
+		fs.Visit(func(f *flag.Flag) {
+			if !shared[f.Name] {
+				args = append(args, "-"+f.Name+"="+f.Value.String())
+			}
+		})
+		return args
+	}
 	fs.Usage = func() {
 		file := ""
 		if d.Input {
@@ -133,7 +152,12 @@ func openInput(path string, e *env) (io.Reader, string, func(), error) {
 // each in turn.
 func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.Reader, name string, out *bufio.Writer) error {
 	stop := func() {}
+	var input *bytes.Buffer // the input text, kept for the database
 	if d.Input {
+		if c.dbPath != "" {
+			input = new(bytes.Buffer)
+			in = io.TeeReader(in, input)
+		}
 		in, stop = c.readingProgress(in, name)
 	}
 	insts, err := load(in, implicit.LoadConfig{MaxMemory: c.memoryLimit(), SolverBytes: engine.MemoryNeeded})
@@ -144,12 +168,27 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 		}
 		return err
 	}
+	if c.dbPath != "" {
+		var text []byte
+		if input != nil {
+			text = input.Bytes()
+		}
+		if c.dbw, err = db.Create(c.dbPath, d.Name, c.gameFlags(), text, db.Options{Workers: c.workers}); err != nil {
+			return err
+		}
+		defer c.dbw.Abort()
+	}
 	// The instances of one input (the boards of a pawns file) solve one
 	// after another in the same arrays.
 	c.ws = new(engine.Workspace)
 	var list []*summary
-	for _, inst := range insts {
-		s, err := c.solveInstance(d, inst.Game(), out)
+	for k, inst := range insts {
+		label := inst.Label
+		if len(insts) > 1 {
+			noun := cmp.Or(strings.TrimSuffix(d.List, "s"), "instance")
+			label = fmt.Sprintf("%s %d", noun, k+1)
+		}
+		s, err := c.solveInstance(d, inst.Game(), label, out)
 		if err != nil {
 			if inst.Label != "" {
 				return fmt.Errorf("%s: %s: %w", name, inst.Label, err)
@@ -157,6 +196,11 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 			return err
 		}
 		list = append(list, s)
+	}
+	if c.dbw != nil {
+		if err := c.dbw.Close(); err != nil {
+			return err
+		}
 	}
 	if c.json && d.List != "" {
 		return json.NewEncoder(out).Encode(map[string][]*summary{d.List: list})
@@ -168,16 +212,17 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 // and prints the answer: the start's value in d's words, or every index's
 // value for a game without a start. With -json and a list of instances
 // (d.List), it returns the summary to print with the others instead.
-func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, out *bufio.Writer) (*summary, error) {
+func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, label string, out *bufio.Writer) (*summary, error) {
 	solved := g
 	var start *uint64
 	if st, ok := g.(implicit.Starter); ok {
 		s := st.Start()
 		start = &s
 	}
+	var directory []uint32
 	if sg, ok := g.(implicit.Symmetric); ok {
 		cg := c.compact(sg)
-		solved = cg
+		solved, directory = cg, cg.Counts()
 		if start != nil {
 			*start = cg.Index(*start)
 		}
@@ -185,6 +230,13 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, out
 	r, err := c.run(solved)
 	if err != nil {
 		return nil, err
+	}
+	if c.dbw != nil {
+		err := c.dbw.Add(c.ctx, db.Source{Label: label, Values: r, MaxDepth: r.MaxDepth(), Start: start,
+			Directory: directory, IndexSize: g.Size()})
+		if err != nil {
+			return nil, err
+		}
 	}
 	if start == nil {
 		return nil, c.reportAll(out, solved, r)

@@ -5,6 +5,11 @@
 package games
 
 import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/graph"
 	"github.com/retro-solver/retro/implicit/pawns"
@@ -33,4 +38,32 @@ func Lookup(name string) (*implicit.Descriptor, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Load rebuilds the instances of the game called name from its own flags
+// (args, as "-name=value") and its input (nil for a game without one), as
+// `retro solve` built them: what a database needs to find its games again.
+func Load(name string, args []string, input []byte, c implicit.LoadConfig) (*implicit.Descriptor, []implicit.Instance, error) {
+	d, ok := Lookup(name)
+	if !ok {
+		return nil, nil, fmt.Errorf("unknown game %q", name)
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	load := d.Setup(fs)
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, fmt.Errorf("%s: flags %q: %v", name, args, err)
+	}
+	if fs.NArg() != 0 {
+		return nil, nil, fmt.Errorf("%s: flags %q: unexpected %q", name, args, fs.Arg(0))
+	}
+	var in io.Reader
+	if d.Input {
+		if input == nil {
+			return nil, nil, fmt.Errorf("%s: no input", name)
+		}
+		in = bytes.NewReader(input)
+	}
+	insts, err := load(in, c)
+	return d, insts, err
 }

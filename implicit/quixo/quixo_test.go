@@ -129,3 +129,27 @@ func TestIsCanonical(t *testing.T) {
 		}
 	}
 }
+
+// TestRanks checks that Ranks, from Compact's counts alone, numbers every
+// board's class as Compact does, and finds every class's board back.
+func TestRanks(t *testing.T) {
+	g := game(t, 3)
+	c := implicit.NewCompact(g)
+	r := implicit.Ranks{S: g, Counts: c.Counts()}
+	if r.Size() != c.Size() {
+		t.Fatalf("Ranks has %d classes, Compact %d", r.Size(), c.Size())
+	}
+	for s := range g.Size() {
+		if r.Index(s) != c.Index(s) {
+			t.Fatalf("board %d: Ranks says class %d, Compact %d", s, r.Index(s), c.Index(s))
+		}
+	}
+	for i := range c.Size() {
+		if p, ok := r.Position(i); !ok || p != c.Position(i) {
+			t.Fatalf("class %d: Ranks says board %d (%v), Compact %d", i, p, ok, c.Position(i))
+		}
+	}
+	if _, ok := r.Position(c.Size()); ok {
+		t.Fatalf("Ranks found a board for class %d of %d", c.Size(), c.Size())
+	}
+}

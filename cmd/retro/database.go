@@ -1,0 +1,411 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retro-solver/retro/db"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/games"
+	"github.com/retro-solver/retro/internal/text"
+	"github.com/retro-solver/retro/query"
+)
+
+// database is an open database with its games rebuilt from the file.
+type database struct {
+	f     *db.File
+	d     *implicit.Descriptor
+	insts []implicit.Instance
+}
+
+// openDatabase opens the database at path and rebuilds its games from the
+// name, flags and input it holds.
+func openDatabase(path string) (*database, error) {
+	f, err := db.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	input, err := f.Input()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	d, insts, err := games.Load(f.Game, f.Args, input, implicit.LoadConfig{MaxMemory: 1 << 62})
+	if err == nil && len(insts) != len(f.Sections) {
+		err = fmt.Errorf("the input gives %d instances, the file holds %d", len(insts), len(f.Sections))
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: rebuilding the game: %w", path, err)
+	}
+	return &database{f, d, insts}, nil
+}
+
+// instance returns section k's game as played, its values, and the game
+// the values are indexed by (the compact game of a symmetric one, built
+// only when full is set: verify needs it, a query does not).
+func (b *database) instance(k int, full bool) (query.Solved, implicit.Game, error) {
+	tab := b.f.Table(k)
+	g := b.insts[k].Game()
+	p := query.Solved{Game: g, Values: tab}
+	mismatch := func(what string, file, game uint64) error {
+		return fmt.Errorf("%s: the file's %s (%d) differs from the game's (%d) as this retro builds %s",
+			b.f.Path(), what, file, game, gameCommand(b.f.Header))
+	}
+	if tab.Section.Directory == nil {
+		if g.Size() != tab.Size() {
+			return p, nil, mismatch("size", tab.Size(), g.Size())
+		}
+		return p, g, nil
+	}
+	sg, ok := g.(implicit.Symmetric)
+	if !ok || g.Size() != tab.IndexSize {
+		return p, nil, mismatch("index size", tab.IndexSize, g.Size())
+	}
+	dir, err := tab.Directory()
+	if err != nil {
+		return p, nil, err
+	}
+	ranks := implicit.Ranks{S: sg, Counts: dir}
+	p.Index = ranks.Index
+	if !full {
+		return p, nil, nil
+	}
+	cg := implicit.NewCompact(sg)
+	if cg.Size() != tab.Size() || !slicesEqual(cg.Counts(), dir) {
+		return p, nil, fmt.Errorf("%s: the file's symmetry classes differ from the game's as this retro builds %s",
+			b.f.Path(), gameCommand(b.f.Header))
+	}
+	return p, cg, nil
+}
+
+func slicesEqual(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// gameCommand is the solve that made a database: "quixo -n=4".
+func gameCommand(h db.Header) string {
+	return strings.Join(append([]string{h.Game}, h.Args...), " ")
+}
+
+// oneLine writes a position's description on one line, its lines joined by
+// '/'; readPosition reads that form back as well as the lines themselves.
+func oneLine(g implicit.Game, s uint64) string {
+	d, ok := g.(implicit.Describer)
+	if !ok {
+		return fmt.Sprintf("index %d", s)
+	}
+	return strings.ReplaceAll(strings.TrimSpace(d.Describe(s)), "\n", "/")
+}
+
+// readPosition reads a position in g's notation, its lines separated by
+// newlines or '/', and refuses illegal ones.
+func readPosition(g implicit.Game, s string) (uint64, error) {
+	n, ok := g.(implicit.Notation)
+	if !ok {
+		return 0, fmt.Errorf("the game has no position notation: use -index")
+	}
+	pos, err := n.ParsePosition(strings.ReplaceAll(s, "/", "\n"))
+	if err != nil {
+		return 0, err
+	}
+	if g.Classify(pos) == implicit.Illegal {
+		return 0, fmt.Errorf("not a legal position")
+	}
+	return pos, nil
+}
+
+// instanceFlag adds -instance to fs.
+func instanceFlag(fs *flag.FlagSet) *int {
+	return fs.Int("instance", 1, "which solved instance `K` of the file to use (the boards of a pawns input: 1, 2, ...)")
+}
+
+// pickInstance checks -instance against the file.
+func pickInstance(b *database, k int, cmd string) (int, error) {
+	if k < 1 || k > len(b.f.Sections) {
+		return 0, usagef("%s: -instance %d: the file holds %d (1 to %d)", cmd, k, len(b.f.Sections), len(b.f.Sections))
+	}
+	return k - 1, nil
+}
+
+const queryHelp = `Usage: retro query [flags] FILE [POSITION ...]
+
+The value and depth of each POSITION (in the game's own notation, its lines
+separated by newlines or '/'; none: the start), then each of its moves with
+the value and depth of the position it leads to, best first: for a win the
+move to the shallowest loss, for a loss the move to the deepest win, for a
+draw a move to a draw.
+
+Flags:
+`
+
+func queryCmd(args []string, e *env) error {
+	fs := flag.NewFlagSet("query", flag.ContinueOnError)
+	index := fs.String("index", "", "query the position at the game's own index `N` instead of positions")
+	asJSON := fs.Bool("json", false, "print one JSON object per position")
+	inst := instanceFlag(fs)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), queryHelp); fs.PrintDefaults() }
+	if err := parseFlags(fs, args, e); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("query: no database FILE given")
+	}
+	b, err := openDatabase(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer b.f.Close()
+	k, err := pickInstance(b, *inst, "query")
+	if err != nil {
+		return err
+	}
+	p, _, err := b.instance(k, false)
+	if err != nil {
+		return err
+	}
+	// The positions: -index, the arguments, or the start.
+	var positions []uint64
+	var failed error
+	switch {
+	case *index != "":
+		if fs.NArg() > 1 {
+			return usagef("query: -index and positions both given")
+		}
+		s, err := strconv.ParseUint(*index, 10, 64)
+		if err != nil || s >= p.Game.Size() {
+			return fmt.Errorf("query: -index %s: want an index from 0 to %d", *index, p.Game.Size()-1)
+		}
+		if p.Game.Classify(s) == implicit.Illegal {
+			return fmt.Errorf("query: -index %d: not a legal position", s)
+		}
+		positions = append(positions, s)
+	case fs.NArg() > 1:
+		for i, arg := range fs.Args()[1:] {
+			s, err := readPosition(p.Game, arg)
+			if err != nil {
+				// One line per bad position; the good ones are answered.
+				failed = errSilent
+				fmt.Fprintf(e.stderr, "retro: query: position %d %q: %v\n", i+1, arg, err)
+				continue
+			}
+			positions = append(positions, s)
+		}
+	default:
+		st, ok := p.Game.(implicit.Starter)
+		if !ok {
+			return usagef("query: the game has no start: give a POSITION or -index")
+		}
+		positions = append(positions, st.Start())
+	}
+	out := bufio.NewWriter(e.stdout)
+	for _, s := range positions {
+		if err := writeQuery(out, p, s, *asJSON); err != nil {
+			return err
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	return failed
+}
+
+// moveJSON is a position in query -json.
+type moveJSON struct {
+	Position string     `json:"position"`
+	Index    uint64     `json:"index"`
+	Value    string     `json:"value"`
+	Depth    *uint64    `json:"depth,omitempty"`
+	Moves    []moveJSON `json:"moves,omitempty"`
+}
+
+func toJSON(g implicit.Game, s uint64, e query.Entry) moveJSON {
+	m := moveJSON{Position: oneLine(g, s), Index: s, Value: e.Value.String()}
+	if e.Value == engine.Win || e.Value == engine.Loss {
+		d := e.Depth
+		m.Depth = &d
+	}
+	return m
+}
+
+// writeQuery prints position s, its value and its moves.
+func writeQuery(out *bufio.Writer, p query.Solved, s uint64, asJSON bool) error {
+	e, err := p.Lookup(s)
+	if err != nil {
+		return err
+	}
+	moves, err := p.Moves(s)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		m := toJSON(p.Game, s, e)
+		m.Moves = []moveJSON{}
+		for _, mv := range moves {
+			m.Moves = append(m.Moves, toJSON(p.Game, mv.To, mv.Entry))
+		}
+		return json.NewEncoder(out).Encode(m)
+	}
+	fmt.Fprintf(out, "position %s (index %d)\n%v\n", oneLine(p.Game, s), s, e)
+	if len(moves) == 0 {
+		fmt.Fprintln(out, "no moves: the game is over")
+		return nil
+	}
+	fmt.Fprintf(out, "%d moves, best first:\n", len(moves))
+	for i, m := range moves {
+		fmt.Fprintf(out, "%3d. %-9v %s\n", i+1, m.Entry, oneLine(p.Game, m.To))
+	}
+	return nil
+}
+
+const verifyHelp = `Usage: retro verify [flags] FILE
+
+Checks a whole database: every checksum, then every position against the
+game's rules (only its moves and the stored values, not the solver): each
+win at depth d has a move to a loss at depth d-1 and none to a shallower
+loss, each loss at depth d only moves to wins, the deepest at depth d-1,
+each draw has no move to a loss and a move to a draw, and terminal
+positions hold the game's verdict. Together these prove the values right.
+Prints one verdict line per instance; exit status 1 if any check fails.
+
+Flags:
+`
+
+func verifyCmd(args []string, e *env) error {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	workers := fs.Int("workers", 0, "number of `workers` (default GOMAXPROCS)")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), verifyHelp); fs.PrintDefaults() }
+	if err := parseFlags(fs, args, e); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("verify: want one database FILE, got %d arguments", fs.NArg())
+	}
+	if *workers < 0 || *workers > maxWorkers {
+		return usagef("verify: -workers %d: want 1 to %d", *workers, maxWorkers)
+	}
+	b, err := openDatabase(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer b.f.Close()
+	failed := false
+	for k := range b.f.Sections {
+		start := time.Now()
+		_, solved, err := b.instance(k, true)
+		if err != nil {
+			return err
+		}
+		tab := b.f.Table(k)
+		if err := tab.Load(e.ctx, *workers); err != nil {
+			return err
+		}
+		rep, err := query.Verify(e.ctx, solved, tab, *workers)
+		if err != nil {
+			return err
+		}
+		prefix := b.f.Path()
+		if l := tab.Label; l != "" && len(b.f.Sections) > 1 {
+			prefix += ": " + l
+		}
+		if rep.Counts != tab.Counts || rep.MaxDepth != tab.MaxDepth {
+			failed = true
+			fmt.Fprintf(e.stdout, "FAILED %s: the counts or the max depth differ from the header's\n", prefix)
+		}
+		if rep.Failures > 0 {
+			failed = true
+			fmt.Fprintf(e.stdout, "FAILED %s: %d of %d positions break the rules\n", prefix, rep.Failures, tab.Size())
+			for _, f := range rep.First {
+				fmt.Fprintf(e.stdout, "  index %d (%s): %s\n", f.Index, oneLine(solved, f.Index), f.Rule)
+			}
+			continue
+		}
+		fmt.Fprintf(e.stdout, "ok %s: %d positions (win %d, loss %d, draw %d, illegal %d), max depth %d; %d %s and every checksum good; %d moves checked in %v\n",
+			prefix, tab.Size(), rep.Counts[engine.Win], rep.Counts[engine.Loss], rep.Counts[engine.Draw], rep.Counts[engine.Illegal],
+			rep.MaxDepth, tab.NumBlocks(), plural(tab.NumBlocks(), "block", "blocks"), rep.Edges, time.Since(start).Round(time.Millisecond))
+	}
+	if failed {
+		return errSilent
+	}
+	return nil
+}
+
+func plural(n uint64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+const dbHelp = `Usage: retro db info FILE
+
+What a database holds, from its header and block tables alone (their
+checksums are checked; the blocks' are checked by retro verify): the game
+and its parameters, the counts by value, the max depth, the start's value,
+and the sizes and compression.
+`
+
+func dbCmd(args []string, e *env) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		fmt.Fprint(e.stderr, dbHelp)
+		if len(args) == 0 {
+			return usagef("db: want a subcommand: info")
+		}
+		return errHelpShown
+	}
+	if args[0] != "info" {
+		return usagef("db: unknown subcommand %q: want info", args[0])
+	}
+	if len(args) != 2 {
+		return usagef("db info: want one database FILE, got %d arguments", len(args)-1)
+	}
+	f, err := db.Open(args[1])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	out := bufio.NewWriter(e.stdout)
+	fmt.Fprintf(out, "file %s: %s, format %d; header and block tables good\n", f.Path(), text.HumanBytes(f.FileSize()), f.Format)
+	fmt.Fprintf(out, "game %s", gameCommand(f.Header))
+	if f.Header.Input != nil {
+		fmt.Fprintf(out, ", input %s", text.HumanBytes(f.Header.Input.Raw))
+	}
+	fmt.Fprintln(out)
+	for k := range f.Sections {
+		s := &f.Sections[k]
+		name := "values"
+		if s.Label != "" {
+			name = s.Label
+		}
+		fmt.Fprintf(out, "%s: %d positions: win %d, loss %d, draw %d, illegal %d; max depth %d\n", name, s.Size,
+			s.Counts[engine.Win], s.Counts[engine.Loss], s.Counts[engine.Draw], s.Counts[engine.Illegal], s.MaxDepth)
+		if s.Directory != nil {
+			fmt.Fprintf(out, "  one per symmetry class of the game's %d indices\n", s.IndexSize)
+		}
+		if s.Start != nil {
+			if v, d, err := f.Table(k).Lookup(*s.Start); err == nil {
+				fmt.Fprintf(out, "  start: index %d, %v\n", *s.Start, query.Entry{Value: v, Depth: d})
+			} else {
+				fmt.Fprintf(out, "  start: index %d, unreadable: %v\n", *s.Start, err)
+			}
+		}
+		fmt.Fprintf(out, "  %d %s of %d positions, %d-byte codes: %s raw, %s stored (%.1fx, %.3f bits per position)\n",
+			s.NumBlocks(), plural(s.NumBlocks(), "block", "blocks"), s.BlockSize, s.Width, text.HumanBytes(s.RawBytes()),
+			text.HumanBytes(s.Stored), float64(s.RawBytes())/float64(max(s.Stored, 1)), 8*float64(s.Stored)/float64(s.Size))
+	}
+	return out.Flush()
+}

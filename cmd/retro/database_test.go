@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/query"
+)
+
+// saved solves a game with -db and returns the database's path.
+func saved(t *testing.T, args ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "x.db")
+	full := append([]string{"solve", args[0], "-db", path}, args[1:]...)
+	if _, errs, code := retro(t, "", full...); code != 0 {
+		t.Fatalf("%v: exit %d, %s", full, code, errs)
+	}
+	return path
+}
+
+// TestDatabaseEveryGame solves each built-in game with -db, then checks
+// that verify passes and that the file holds, index for index, what an
+// independent solve in memory finds; queries of random positions print the
+// same values.
+func TestDatabaseEveryGame(t *testing.T) {
+	cases := [][]string{
+		{"graph", "../../examples/small.graph"},
+		{"graph", "testdata/golden/r2000.graph"},
+		{"pawns", "../../examples/pawns.txt"},
+		{"police", "../../examples/police.txt"},
+		{"police", "testdata/golden/r10x12.police"},
+		{"quixo", "-n", "2"},
+		{"quixo", "-n", "3"},
+	}
+	for _, args := range cases {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			path := saved(t, args...)
+			out, errs, code := retro(t, "", "verify", path)
+			if code != 0 || errs != "" || !strings.HasPrefix(out, "ok ") {
+				t.Fatalf("verify: exit %d, %q %q", code, out, errs)
+			}
+			b, err := openDatabase(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.f.Close()
+			for k := range b.f.Sections {
+				p, solved, err := b.instance(k, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := engine.Sequential(context.Background(), solved, engine.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tab := b.f.Table(k)
+				for i := range r.Size() {
+					v, d, err := tab.Lookup(i)
+					if err != nil || v != r.Value(i) || d != r.Depth(i) {
+						t.Fatalf("instance %d, index %d: stored %v %d (%v), solved %v %d", k+1, i, v, d, err, r.Value(i), r.Depth(i))
+					}
+				}
+				checkQueries(t, path, k, p, r)
+			}
+		})
+	}
+}
+
+// checkQueries runs query -json on random positions of instance k and
+// compares each answer and each move's with the solve in memory.
+func checkQueries(t *testing.T, path string, k int, p query.Solved, r *engine.Result) {
+	rng := rand.New(rand.NewPCG(uint64(k), 7))
+	index := func(s uint64) uint64 {
+		if p.Index != nil {
+			return p.Index(s)
+		}
+		return s
+	}
+	for tries := 0; tries < 20; {
+		s := rng.Uint64N(p.Game.Size())
+		if r.Value(index(s)) == engine.Illegal {
+			continue
+		}
+		tries++
+		out, errs, code := retro(t, "", "query", "-json", "-instance", fmt.Sprint(k+1), "-index", fmt.Sprint(s), path)
+		if code != 0 {
+			t.Fatalf("query -index %d: exit %d, %s", s, code, errs)
+		}
+		var got moveJSON
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("query -index %d: %v in %q", s, err, out)
+		}
+		check := func(m moveJSON) {
+			i := index(m.Index)
+			want := toJSON(p.Game, m.Index, query.Entry{Value: r.Value(i), Depth: r.Depth(i)})
+			if m.Value != want.Value || (m.Depth == nil) != (want.Depth == nil) || m.Depth != nil && *m.Depth != *want.Depth {
+				t.Fatalf("query -index %d: position %d is %s %v, solved %s %v", s, m.Index, m.Value, m.Depth, want.Value, want.Depth)
+			}
+		}
+		check(got)
+		for _, m := range got.Moves {
+			check(m)
+		}
+		if len(got.Moves) > 0 && got.Value != "draw" {
+			// The best move is listed first and keeps the promise of the value.
+			best := got.Moves[0]
+			if (got.Value == "win") != (best.Value == "loss") || *best.Depth+1 != *got.Depth && got.Value == "win" {
+				t.Fatalf("query -index %d: %s %d, but the first move reaches %s %v", s, got.Value, *got.Depth, best.Value, best.Depth)
+			}
+		}
+	}
+}
+
+func TestDatabaseTeeko(t *testing.T) {
+	if testing.Short() {
+		t.Skip("teeko takes half a minute")
+	}
+	path := saved(t, "teeko")
+	if out, errs, code := retro(t, "", "verify", path); code != 0 || !strings.HasPrefix(out, "ok ") {
+		t.Fatalf("verify: exit %d, %q %q", code, out, errs)
+	}
+	// Steele: the start and every opening drop are draws.
+	out, _, code := retro(t, "", "query", "-json", path)
+	var got moveJSON
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil || got.Value != "draw" || len(got.Moves) != 25 {
+		t.Fatalf("query: exit %d, %v, %+v", code, err, got)
+	}
+	for _, m := range got.Moves {
+		if m.Value != "draw" {
+			t.Fatalf("the drop to %s is %s", m.Position, m.Value)
+		}
+	}
+}
+
+// TestPlay drives retro play through whole games: the side the database
+// says wins, playing the first (best) move each turn, wins in exactly the
+// depth of the start; the losing side, playing its worst move each turn,
+// still loses.
+func TestPlay(t *testing.T) {
+	for _, args := range [][]string{{"quixo", "-n", "3"}, {"police", "../../examples/police.txt"}} {
+		path := saved(t, args...)
+		out, _, _ := retro(t, "", "query", "-json", path)
+		var start moveJSON
+		if err := json.Unmarshal([]byte(out), &start); err != nil {
+			t.Fatal(err)
+		}
+		winner, loser := "first", "second"
+		if start.Value == "loss" {
+			winner, loser = loser, winner
+		}
+		out, errs, code := retro(t, strings.Repeat("1\n", 100), "play", "-as", winner, path)
+		if code != 0 || errs != "" || !strings.HasSuffix(out, "game over: retro, to move, loses\n") {
+			t.Fatalf("%v as %s: exit %d, stderr %q, output ends %q", args, winner, code, errs, tail(out))
+		}
+		if plies := strings.Count(out, "\nretro to move") + strings.Count(out, "\nyou to move"); plies != int(*start.Depth) {
+			t.Fatalf("%v: the game took %d plies, the start is %s %d", args, plies, start.Value, *start.Depth)
+		}
+		// The loser picks the last move listed, the worst.
+		out, _, _ = retro(t, worstMoves(t, path, loser), "play", "-as", loser, path)
+		if !strings.HasSuffix(out, "game over: you, to move, loses\n") {
+			t.Fatalf("%v as %s: output ends %q", args, loser, tail(out))
+		}
+	}
+}
+
+// worstMoves plays a game as side against retro to find the number of moves
+// offered at each of the human's turns, and answers each with the last.
+func worstMoves(t *testing.T, path, side string) string {
+	var in strings.Builder
+	for range 200 {
+		out, _, _ := retro(t, in.String(), "play", "-as", side, path)
+		if strings.Contains(out, "game over") {
+			return in.String()
+		}
+		// The last prompt says how many moves there are: "(1-N or ...".
+		i := strings.LastIndex(out, "your move (1-")
+		var n int
+		fmt.Sscanf(out[i+len("your move (1-"):], "%d", &n)
+		fmt.Fprintf(&in, "%d\n", n)
+	}
+	t.Fatalf("no end after 200 moves")
+	return ""
+}
+
+func tail(s string) string { return s[max(0, len(s)-300):] }
+
+// TestPlayCommands checks undo, bad answers and the end of the input.
+func TestPlayCommands(t *testing.T) {
+	path := saved(t, "quixo", "-n", "3")
+	out, errs, code := retro(t, "u\n0\nzz\n1\nu\nq\n", "play", path)
+	for _, want := range []string{"nothing to undo", "no move 0: choose 1 to", `"zz": quixo:`, "retro to move", "bye\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, %q", code, errs)
+	}
+	// After the undo, the start is shown again: twice before the quit.
+	if n := strings.Count(out, "you to move: win 7"); n != 2 {
+		t.Fatalf("the start shown %d times, want 2:\n%s", n, out)
+	}
+	if out, _, code := retro(t, "", "play", "-as", "second", path); code != 0 || !strings.HasSuffix(out, "bye\n") {
+		t.Fatalf("end of input: exit %d, %q", code, tail(out))
+	}
+}
+
+// TestQueryErrors checks that bad positions and indices get one error
+// line each, and that the good ones are still answered.
+func TestQueryErrors(t *testing.T) {
+	path := saved(t, "quixo", "-n", "3")
+	out, errs, code := retro(t, "", "query", path, "XX./.O./.../X to move", "XXXX", "XXX/XXX/XXX/Z to move")
+	if code != 1 || !strings.HasPrefix(out, "position XX./.O./.../X to move") || strings.Count(errs, "\n") != 2 ||
+		!strings.Contains(errs, "position 2 \"XXXX\"") || !strings.Contains(errs, "position 3") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	for _, idx := range []string{"39366", "-1", "x"} {
+		if _, errs, code := retro(t, "", "query", "-index", idx, path); code == 0 || strings.Count(errs, "\n") != 1 {
+			t.Fatalf("-index %s: exit %d, %q", idx, code, errs)
+		}
+	}
+	if _, errs, code := retro(t, "", "query", "-instance", "2", path); code != 2 || !strings.Contains(errs, "holds 1") {
+		t.Fatalf("-instance 2: exit %d, %q", code, errs)
+	}
+}
+
+// TestDatabaseDamagedCLI flips a byte of the only block: verify and query
+// refuse, naming the block.
+func TestDatabaseDamagedCLI(t *testing.T) {
+	path := saved(t, "quixo", "-n", "3")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[20] ^= 1
+	os.WriteFile(path, b, 0o644)
+	for _, cmd := range []string{"verify", "query"} {
+		out, errs, code := retro(t, "", cmd, path)
+		if code != 1 || out != "" || !strings.Contains(errs, "block 0: checksum mismatch") {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %q", cmd, code, out, errs)
+		}
+	}
+}

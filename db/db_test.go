@@ -1,0 +1,266 @@
+package db_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/retro-solver/retro/db"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/quixo"
+	"github.com/retro-solver/retro/query"
+)
+
+// solved is a small game, its values and the file they were written to.
+type solved struct {
+	path string
+	game *implicit.Compact
+	res  *engine.Result
+}
+
+// writeQuixo3 solves Quixo 3 x 3 over its classes and writes it with small
+// blocks, so that the file has many.
+func writeQuixo3(t testing.TB, blockSize uint64) solved {
+	g, err := quixo.New(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cg := implicit.NewCompact(g)
+	r, err := engine.Parallel(context.Background(), cg, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "q3.db")
+	w, err := db.Create(path, "quixo", []string{"-n=3"}, nil, db.Options{BlockSize: blockSize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := cg.Index(g.Start())
+	err = w.Add(context.Background(), db.Source{Values: r, MaxDepth: r.MaxDepth(), Start: &start,
+		Directory: cg.Counts(), IndexSize: g.Size()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return solved{path, cg, r}
+}
+
+func TestRoundTrip(t *testing.T) {
+	s := writeQuixo3(t, 512)
+	f, err := db.Open(s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.Game != "quixo" || len(f.Args) != 1 || f.Args[0] != "-n=3" || len(f.Sections) != 1 {
+		t.Fatalf("header %+v", f.Header)
+	}
+	tab := f.Table(0)
+	if tab.Size() != s.res.Size() || tab.NumBlocks() < 5 || *tab.Start != s.game.Index(0) {
+		t.Fatalf("size %d, %d blocks, start %v", tab.Size(), tab.NumBlocks(), *tab.Start)
+	}
+	for v := range engine.Value(4) {
+		if tab.Counts[v] != s.res.Count(v) {
+			t.Fatalf("%v: %d stored, %d solved", v, tab.Counts[v], s.res.Count(v))
+		}
+	}
+	for i := range s.res.Size() {
+		v, d, err := tab.Lookup(i)
+		if err != nil || v != s.res.Value(i) || d != s.res.Depth(i) {
+			t.Fatalf("index %d: stored %v %d (%v), solved %v %d", i, v, d, err, s.res.Value(i), s.res.Depth(i))
+		}
+	}
+	if _, _, err := tab.Lookup(tab.Size()); err == nil {
+		t.Fatal("an index out of range was answered")
+	}
+	dir, err := tab.Directory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equal(dir, s.game.Counts()) {
+		t.Fatal("the directory differs from the compact game's counts")
+	}
+	if err := tab.Load(context.Background(), 2); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := query.Verify(context.Background(), s.game, tab, 2)
+	if err != nil || rep.Failures != 0 {
+		t.Fatalf("verify: %v, %+v", err, rep)
+	}
+}
+
+func equal(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// readAll opens path and reads every part of it: the input, the directory
+// and every block, returning the first error.
+func readAll(path string) error {
+	f, err := db.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Input(); err != nil {
+		return err
+	}
+	for k := range f.Sections {
+		tab := f.Table(k)
+		if _, err := tab.Directory(); err != nil {
+			return err
+		}
+		for i := uint64(0); i < tab.Size(); i += 97 {
+			if _, _, err := tab.Lookup(i); err != nil {
+				return err
+			}
+		}
+		if err := tab.Load(context.Background(), 2); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestDamage damages a good file in each of its parts and checks that
+// reading it fails with a message naming the part, never a wrong value.
+func TestDamage(t *testing.T) {
+	s := writeQuixo3(t, 512)
+	good, err := os.ReadFile(s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := db.Open(s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := f.Sections[0]
+	f.Close()
+	hoff := len(good) - 24 - int(headerLen(good))
+	cases := []struct {
+		name string
+		edit func([]byte) []byte
+		want string
+	}{
+		{"header byte", flip(hoff + 10), "header: checksum mismatch"},
+		{"header last byte", flip(len(good) - 25), "header: checksum mismatch"},
+		{"first block", flip(9), "block 0 of"},
+		{"a middle block", flip(int(sec.Blocks.Offset) / 2), "block "},
+		{"block table", flip(int(sec.Blocks.Offset) + 3), "block table: checksum mismatch"},
+		{"directory", flip(int(sec.Directory.Offset) + 1), "symmetry directory: checksum mismatch"},
+		{"footer offset", flip(len(good) - 24), "footer"},
+		{"footer crc", flip(len(good) - 10), "header: checksum mismatch"},
+		{"magic", flip(0), "no retro database magic"},
+		{"truncated", func(b []byte) []byte { return b[:len(b)-100] }, "footer"},
+		{"truncated to the magic", func(b []byte) []byte { return b[:8] }, "too short"},
+		{"garbage appended", func(b []byte) []byte { return append(b, "garbage"...) }, "footer"},
+		{"a file appended", func(b []byte) []byte { return append(b, good...) }, ""},
+		{"empty", func([]byte) []byte { return nil }, "too short"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			bad := c.edit(append([]byte(nil), good...))
+			path := filepath.Join(t.TempDir(), "bad.db")
+			if err := os.WriteFile(path, bad, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := readAll(path)
+			if err == nil {
+				if c.want == "" {
+					return // a whole good file after the damage: its own footer points at it
+				}
+				t.Fatalf("damaged file read without error")
+			}
+			if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("error %q: want it to name the file and %q", err, c.want)
+			}
+		})
+	}
+}
+
+func headerLen(b []byte) uint32 {
+	f := b[len(b)-24:]
+	return uint32(f[8]) | uint32(f[9])<<8 | uint32(f[10])<<16 | uint32(f[11])<<24
+}
+
+func flip(at int) func([]byte) []byte {
+	return func(b []byte) []byte { b[at] ^= 0x40; return b }
+}
+
+// TestCrashLeavesNoFile checks that an unfinished write leaves nothing
+// under the final name, and that it leaves an older file there untouched.
+func TestCrashLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.db")
+	w, err := db.Create(path, "graph", nil, []byte("1 0\n"), db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("after Abort: %v", err)
+	}
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err = db.Create(path, "graph", nil, nil, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Fatalf("the old file holds %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("%d files left in the folder, want 1", len(ents))
+	}
+}
+
+// FuzzOpen reads mutations of a good file: never a panic, and never a
+// value other than the good one.
+func FuzzOpen(f *testing.F) {
+	s := writeQuixo3(f, 512)
+	good, err := os.ReadFile(s.path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte("RETRODB1"))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := filepath.Join(dir, "fuzz.db")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d, err := db.Open(path)
+		if err != nil {
+			return
+		}
+		defer d.Close()
+		d.Input()
+		for k := range d.Sections {
+			tab := d.Table(k)
+			tab.Directory()
+			for i := uint64(0); i < min(tab.Size(), 1<<16); i += 7 {
+				v, dep, err := tab.Lookup(i)
+				if err == nil && len(b) == len(good) && i < s.res.Size() && (v != s.res.Value(i) || dep != s.res.Depth(i)) {
+					t.Fatalf("index %d read as %v %d, solved %v %d", i, v, dep, s.res.Value(i), s.res.Depth(i))
+				}
+			}
+		}
+	})
+}

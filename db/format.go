@@ -1,0 +1,165 @@
+// Package db is retro's database file: a solved game saved with the value
+// and depth of every index, in independently compressed, checksummed blocks,
+// and enough to rebuild the game from the file alone (its name, its flags,
+// its input). Create writes one; Open reads one a block at a time. A
+// damaged file is refused with an error naming the part that is wrong,
+// never a wrong value.
+//
+// The layout, all integers little-endian:
+//
+//	magic "RETRODB1"
+//	section 0: its blocks, then its block table, then its symmetry directory
+//	section 1: ...
+//	the input, compressed
+//	header: JSON (Header)
+//	footer: header offset (8 bytes), header length (4), header CRC-32C (4),
+//	        magic "RETRODB1"
+//
+// A block holds BlockSize consecutive indices (the last one fewer), each as
+// a code of Width bytes (see Code), stored as Width byte planes (the low
+// bytes of every code, then the next bytes) and compressed with zstd. A
+// block table has one entry per block: its offset (8 bytes), compressed
+// length (4) and the CRC-32C of the compressed bytes (4). Every part the
+// header points at carries its CRC-32C in the header, so one flipped bit
+// anywhere is found: in the header by the footer's checksum, elsewhere by
+// the checksum of the part that holds it.
+package db
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+
+	"github.com/retro-solver/retro/engine"
+)
+
+// FormatVersion is the version of the layout this package writes and reads.
+const FormatVersion = 1
+
+const (
+	magic      = "RETRODB1"
+	footerSize = 8 + 4 + 4 + len(magic)
+	entrySize  = 8 + 4 + 4 // a block table entry
+	// DefaultBlockSize is the number of indices per block: one query reads
+	// and decompresses one block, a few hundred microseconds at most.
+	DefaultBlockSize = 1 << 20
+	// maxHeader bounds the header a reader accepts.
+	maxHeader = 64 << 20
+	// dirGroup is the number of indices of a symmetric game per entry of
+	// its directory (implicit.Compact's running counts).
+	dirGroup = 512
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// Header is what a database says about itself, as JSON at the end of the
+// file: what rebuilds its games, and one Section per instance solved.
+type Header struct {
+	Format int `json:"format"`
+	// Game is the game's name (as `retro solve` takes it); Args are the
+	// game's own flags as given ("-n=4"), and Input, if the game reads
+	// one, where its input text lies in the file.
+	Game     string    `json:"game"`
+	Args     []string  `json:"args,omitempty"`
+	Input    *Extent   `json:"input,omitempty"`
+	Sections []Section `json:"sections"`
+}
+
+// Section describes the values of one instance of the game (a board of a
+// pawns input; most inputs have one).
+type Section struct {
+	// Label names the instance ("board 2"); empty when the input has one.
+	Label string `json:"label,omitempty"`
+	// Size is the number of indices stored. For a symmetric game solved
+	// over its classes (Directory not nil) an index is a class, numbered
+	// as implicit.Compact numbers them, and IndexSize is the size of the
+	// game's own index; otherwise IndexSize equals Size.
+	Size      uint64 `json:"size"`
+	IndexSize uint64 `json:"indexSize"`
+	// Start is the start position's stored index, for games with one.
+	Start *uint64 `json:"start,omitempty"`
+	// Counts holds the number of indices by value (draw, win, loss,
+	// illegal, in engine.Value order); MaxDepth the largest depth.
+	Counts   [4]uint64 `json:"counts"`
+	MaxDepth uint64    `json:"maxDepth"`
+	// Width is the bytes per code, BlockSize the indices per block.
+	Width     int    `json:"width"`
+	BlockSize uint64 `json:"blockSize"`
+	// Blocks is where the block table lies; Directory, for symmetric
+	// games, where the running counts of classes lie (see implicit.Ranks).
+	Blocks    Extent  `json:"blocks"`
+	Directory *Extent `json:"directory,omitempty"`
+	// Stored is the bytes of compressed blocks.
+	Stored uint64 `json:"stored"`
+}
+
+// Extent is a part of the file: where it starts, its length, its CRC-32C,
+// and for a compressed part the length once decompressed.
+type Extent struct {
+	Offset uint64 `json:"offset"`
+	Length uint64 `json:"length"`
+	CRC    uint32 `json:"crc"`
+	Raw    uint64 `json:"raw,omitempty"`
+}
+
+// NumBlocks returns the number of blocks of the section.
+func (s *Section) NumBlocks() uint64 {
+	if s.BlockSize == 0 {
+		return 0
+	}
+	return (s.Size + s.BlockSize - 1) / s.BlockSize
+}
+
+// RawBytes returns the bytes of the section's codes before compression.
+func (s *Section) RawBytes() uint64 { return s.Size * uint64(s.Width) }
+
+// Code returns the code that stores a value and depth: 0 for an illegal
+// index, 1 for a draw, 2+2d for a win at depth d and 3+2d for a loss.
+func Code(v engine.Value, depth uint64) uint64 {
+	switch v {
+	case engine.Draw:
+		return 1
+	case engine.Win:
+		return 2 + 2*depth
+	case engine.Loss:
+		return 3 + 2*depth
+	}
+	return 0
+}
+
+// Decode returns the value and depth a code stores.
+func Decode(c uint64) (engine.Value, uint64) {
+	switch c {
+	case 0:
+		return engine.Illegal, 0
+	case 1:
+		return engine.Draw, 0
+	}
+	if c&1 == 0 {
+		return engine.Win, c/2 - 1
+	}
+	return engine.Loss, c/2 - 1
+}
+
+// widthFor returns the bytes per code for depths up to maxDepth.
+func widthFor(maxDepth uint64) (int, error) {
+	switch max := Code(engine.Loss, maxDepth); {
+	case maxDepth >= 1<<31-2:
+		return 0, fmt.Errorf("db: depth %d is too large to store", maxDepth)
+	case max < 1<<8:
+		return 1, nil
+	case max < 1<<16:
+		return 2, nil
+	}
+	return 4, nil
+}
+
+// appendFooter appends the footer that points at a header.
+func appendFooter(b []byte, offset uint64, header []byte) []byte {
+	b = binary.LittleEndian.AppendUint64(b, offset)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(header)))
+	b = binary.LittleEndian.AppendUint32(b, checksum(header))
+	return append(b, magic...)
+}

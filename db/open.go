@@ -1,0 +1,430 @@
+package db
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// File is an open database. Its tables read blocks on demand; nothing but
+// the header and the block tables is read at Open. It is safe for
+// concurrent use.
+type File struct {
+	Header
+	path   string
+	f      *os.File
+	size   uint64 // bytes of the file
+	dec    *zstd.Decoder
+	tables []*Table
+}
+
+// Open opens the database at path and checks its footer, its header and
+// its block tables; blocks are checked as they are read.
+func Open(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	db, err := open(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// damaged returns the error for a file whose part is wrong.
+func damaged(path, part, format string, args ...any) error {
+	return fmt.Errorf("%s: %s: %s (the file is damaged or not a retro database)", path, part, fmt.Sprintf(format, args...))
+}
+
+func open(f *os.File, path string) (*File, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s: is a folder, not a database", path)
+	}
+	db := &File{path: path, f: f, size: uint64(st.Size())}
+	if db.size < uint64(len(magic)+footerSize) {
+		return nil, damaged(path, "file", "%d bytes, too short", db.size)
+	}
+	head := make([]byte, len(magic))
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return nil, err
+	}
+	if string(head) != magic {
+		return nil, damaged(path, "file", "no retro database magic at the start")
+	}
+	foot := make([]byte, footerSize)
+	if _, err := f.ReadAt(foot, int64(db.size)-int64(footerSize)); err != nil {
+		return nil, err
+	}
+	if string(foot[16:]) != magic {
+		return nil, damaged(path, "footer", "no magic at the end (truncated, or bytes appended)")
+	}
+	hoff := binary.LittleEndian.Uint64(foot)
+	hlen := uint64(binary.LittleEndian.Uint32(foot[8:]))
+	hcrc := binary.LittleEndian.Uint32(foot[12:])
+	end := db.size - uint64(footerSize)
+	if hlen > maxHeader || hoff < uint64(len(magic)) || hoff > end || end-hoff != hlen {
+		return nil, damaged(path, "footer", "the header's place (%d, %d bytes) is outside the file", hoff, hlen)
+	}
+	header := make([]byte, hlen)
+	if _, err := f.ReadAt(header, int64(hoff)); err != nil {
+		return nil, err
+	}
+	if checksum(header) != hcrc {
+		return nil, damaged(path, "header", "checksum mismatch")
+	}
+	dec := json.NewDecoder(bytes.NewReader(header))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&db.Header); err != nil {
+		return nil, damaged(path, "header", "%v", err)
+	}
+	if db.Format != FormatVersion {
+		return nil, fmt.Errorf("%s: database format %d; this retro reads format %d", path, db.Format, FormatVersion)
+	}
+	maxRaw, err := db.checkHeader(hoff)
+	if err != nil {
+		return nil, err
+	}
+	db.dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecodeAllCapLimit(true),
+		zstd.WithDecoderMaxMemory(max(maxRaw, 1<<20)))
+	if err != nil {
+		return nil, err
+	}
+	for k := range db.Sections {
+		t, err := db.openTable(k, hoff)
+		if err != nil {
+			return nil, err
+		}
+		db.tables = append(db.tables, t)
+	}
+	return db, nil
+}
+
+// checkHeader checks that the header's numbers agree with each other and
+// with the file, and returns the largest decompressed part.
+func (db *File) checkHeader(hoff uint64) (uint64, error) {
+	in := func(e *Extent) bool { return e.Offset >= uint64(len(magic)) && e.Offset <= hoff && e.Length <= hoff-e.Offset }
+	var maxRaw uint64
+	if e := db.Header.Input; e != nil {
+		if !in(e) {
+			return 0, damaged(db.path, "header", "the input lies outside the file")
+		}
+		maxRaw = e.Raw
+	}
+	if len(db.Sections) == 0 {
+		return 0, damaged(db.path, "header", "no sections")
+	}
+	for k := range db.Sections {
+		s := &db.Sections[k]
+		part := fmt.Sprintf("header, %s", db.sectionName(k))
+		switch {
+		case s.Width != 1 && s.Width != 2 && s.Width != 4:
+			return 0, damaged(db.path, part, "code width %d", s.Width)
+		case s.BlockSize == 0 || s.BlockSize%dirGroup != 0 || s.BlockSize > 1<<26:
+			return 0, damaged(db.path, part, "block size %d", s.BlockSize)
+		case s.Size > 1<<48 || s.Size == 0:
+			return 0, damaged(db.path, part, "size %d", s.Size)
+		case s.Blocks.Length != s.NumBlocks()*entrySize || !in(&s.Blocks):
+			return 0, damaged(db.path, part, "the block table does not fit the size")
+		case s.Start != nil && *s.Start >= s.Size:
+			return 0, damaged(db.path, part, "start %d out of range", *s.Start)
+		case s.Counts[0]+s.Counts[1]+s.Counts[2]+s.Counts[3] != s.Size:
+			return 0, damaged(db.path, part, "the counts do not add up to the size")
+		}
+		if w, err := widthFor(s.MaxDepth); err != nil || w > s.Width {
+			return 0, damaged(db.path, part, "max depth %d does not fit %d-byte codes", s.MaxDepth, s.Width)
+		}
+		if d := s.Directory; d != nil {
+			if s.IndexSize < s.Size || s.IndexSize > 1<<48 || !in(d) || d.Raw != 2*((s.IndexSize+dirGroup-1)/dirGroup) {
+				return 0, damaged(db.path, part, "the symmetry directory does not fit the index")
+			}
+			maxRaw = max(maxRaw, d.Raw)
+		} else if s.IndexSize != s.Size {
+			return 0, damaged(db.path, part, "index size %d differs from size %d", s.IndexSize, s.Size)
+		}
+		maxRaw = max(maxRaw, s.BlockSize*uint64(s.Width))
+	}
+	return maxRaw, nil
+}
+
+// sectionName names section k in errors: "section 2 (board 2)", or
+// nothing special when there is one section.
+func (db *File) sectionName(k int) string {
+	if len(db.Sections) == 1 {
+		return "values"
+	}
+	if l := db.Sections[k].Label; l != "" {
+		return fmt.Sprintf("section %d (%s)", k+1, l)
+	}
+	return fmt.Sprintf("section %d", k+1)
+}
+
+// Path returns the file's name as Open was given it.
+func (db *File) Path() string { return db.path }
+
+// FileSize returns the bytes of the file.
+func (db *File) FileSize() uint64 { return db.size }
+
+// Table returns the values of section k.
+func (db *File) Table(k int) *Table { return db.tables[k] }
+
+// Close closes the file.
+func (db *File) Close() error {
+	db.dec.Close()
+	return db.f.Close()
+}
+
+// readPart reads and checks extent e, and decompresses it if it is
+// compressed.
+func (db *File) readPart(e *Extent, part string) ([]byte, error) {
+	b := make([]byte, e.Length)
+	if _, err := db.f.ReadAt(b, int64(e.Offset)); err != nil {
+		if err == io.EOF {
+			return nil, damaged(db.path, part, "truncated")
+		}
+		return nil, fmt.Errorf("%s: %s: %w", db.path, part, err)
+	}
+	if checksum(b) != e.CRC {
+		return nil, damaged(db.path, part, "checksum mismatch")
+	}
+	if e.Raw == 0 {
+		return b, nil
+	}
+	return db.decompress(b, e.Raw, part)
+}
+
+// decompress returns z decompressed, which must be exactly raw bytes.
+func (db *File) decompress(z []byte, raw uint64, part string) ([]byte, error) {
+	out, err := db.dec.DecodeAll(z, make([]byte, 0, raw))
+	if err != nil {
+		return nil, damaged(db.path, part, "%v", err)
+	}
+	if uint64(len(out)) != raw {
+		return nil, damaged(db.path, part, "%d bytes once decompressed, want %d", len(out), raw)
+	}
+	return out, nil
+}
+
+// Input returns the input text the game was solved from (nil for a game
+// without one).
+func (db *File) Input() ([]byte, error) {
+	if db.Header.Input == nil {
+		return nil, nil
+	}
+	return db.readPart(db.Header.Input, "input")
+}
+
+// Table is the values of one section, read a block at a time: it
+// implements engine.Values. Recently read blocks are kept, a few at a time
+// (all of them after Load).
+type Table struct {
+	*Section
+	db      *File
+	name    string // for errors: "values" or "section 2 (board 2)"
+	entries []blockEntry
+
+	mu     sync.Mutex
+	cache  map[uint64][]byte
+	recent []uint64 // the cached blocks, oldest first
+	all    [][]byte // every block, after Load
+}
+
+type blockEntry struct {
+	offset uint64
+	length uint32
+	crc    uint32
+}
+
+// cachedBlocks is the number of blocks a Table keeps: enough for a
+// position and its moves to be answered from memory.
+const cachedBlocks = 16
+
+var _ engine.Values = (*Table)(nil)
+
+func (db *File) openTable(k int, hoff uint64) (*Table, error) {
+	s := &db.Sections[k]
+	t := &Table{Section: s, db: db, name: db.sectionName(k), cache: map[uint64][]byte{}}
+	raw, err := db.readPart(&s.Blocks, t.name+", block table")
+	if err != nil {
+		return nil, err
+	}
+	t.entries = make([]blockEntry, s.NumBlocks())
+	var stored uint64
+	for b := range t.entries {
+		e := blockEntry{binary.LittleEndian.Uint64(raw[b*entrySize:]), binary.LittleEndian.Uint32(raw[b*entrySize+8:]),
+			binary.LittleEndian.Uint32(raw[b*entrySize+12:])}
+		if e.offset < uint64(len(magic)) || e.offset > hoff || uint64(e.length) > hoff-e.offset {
+			return nil, damaged(db.path, fmt.Sprintf("%s, block table", t.name), "block %d lies outside the file", b)
+		}
+		stored += uint64(e.length)
+		t.entries[b] = e
+	}
+	if stored != s.Stored {
+		return nil, damaged(db.path, fmt.Sprintf("%s, block table", t.name), "the blocks add up to %d bytes, the header says %d", stored, s.Stored)
+	}
+	return t, nil
+}
+
+// Size returns the number of indices.
+func (t *Table) Size() uint64 { return t.Section.Size }
+
+// blockLen returns the number of indices of block b.
+func (t *Table) blockLen(b uint64) uint64 {
+	return min(t.BlockSize, t.Section.Size-b*t.BlockSize)
+}
+
+// ReadBlock reads, checks and decompresses block b: its codes as byte
+// planes.
+func (t *Table) ReadBlock(b uint64) ([]byte, error) {
+	if b >= uint64(len(t.entries)) {
+		return nil, fmt.Errorf("%s: %s: no block %d", t.db.path, t.name, b)
+	}
+	e := t.entries[b]
+	part := fmt.Sprintf("%s, block %d of %d", t.name, b, len(t.entries))
+	if len(t.entries) == 1 && t.name == "values" {
+		part = "block 0"
+	}
+	z := make([]byte, e.length)
+	if _, err := t.db.f.ReadAt(z, int64(e.offset)); err != nil {
+		return nil, damaged(t.db.path, part, "%v", err)
+	}
+	if checksum(z) != e.crc {
+		return nil, damaged(t.db.path, part, "checksum mismatch")
+	}
+	out, err := t.db.decompress(z, t.blockLen(b)*uint64(t.Width), part)
+	if err != nil {
+		return nil, err
+	}
+	// Codes beyond the header's maximum depth mean a damaged block, even
+	// one whose checksum matched.
+	if max := Code(engine.Loss, t.MaxDepth); max < 1<<(8*t.Width)-1 {
+		n := t.blockLen(b)
+		for i := range n {
+			if codeAt(out, n, i, t.Width) > max {
+				return nil, damaged(t.db.path, part, "index %d holds code %d, beyond max depth %d",
+					b*t.BlockSize+i, codeAt(out, n, i, t.Width), t.MaxDepth)
+			}
+		}
+	}
+	return out, nil
+}
+
+// codeAt returns code i of a block of n codes stored as width byte planes.
+func codeAt(planes []byte, n, i uint64, width int) uint64 {
+	c := uint64(planes[i])
+	for p := 1; p < width; p++ {
+		c |= uint64(planes[uint64(p)*n+i]) << (8 * p)
+	}
+	return c
+}
+
+// block returns block b, from memory if it was read recently.
+func (t *Table) block(b uint64) ([]byte, error) {
+	if t.all != nil {
+		return t.all[b], nil
+	}
+	t.mu.Lock()
+	data, ok := t.cache[b]
+	t.mu.Unlock()
+	if ok {
+		return data, nil
+	}
+	data, err := t.ReadBlock(b)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	if _, ok := t.cache[b]; !ok {
+		if len(t.recent) == cachedBlocks {
+			delete(t.cache, t.recent[0])
+			t.recent = append(t.recent[:0], t.recent[1:]...)
+		}
+		t.cache[b] = data
+		t.recent = append(t.recent, b)
+	}
+	t.mu.Unlock()
+	return data, nil
+}
+
+// Lookup returns the value and depth of index i, or why they cannot be read
+// (an index out of range, a damaged block).
+func (t *Table) Lookup(i uint64) (engine.Value, uint64, error) {
+	if i >= t.Section.Size {
+		return 0, 0, fmt.Errorf("index %d is out of range: the database has %d", i, t.Section.Size)
+	}
+	b := i / t.BlockSize
+	data, err := t.block(b)
+	if err != nil {
+		return 0, 0, err
+	}
+	v, d := Decode(codeAt(data, t.blockLen(b), i-b*t.BlockSize, t.Width))
+	return v, d, nil
+}
+
+// Load reads, checks and decompresses every block on all workers (0:
+// GOMAXPROCS) and keeps them in memory, for a pass over the whole table.
+func (t *Table) Load(ctx context.Context, workers int) error {
+	all := make([][]byte, len(t.entries))
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(parallel.Workers(workers))
+	for b := range all {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			data, err := t.ReadBlock(uint64(b))
+			all[b] = data
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	t.all = all
+	return nil
+}
+
+// Directory reads the running counts of a symmetric game's classes, one
+// per 512 indices of the game's own index and the total, as
+// implicit.Compact.Counts returns them; nil if the game was not solved over
+// classes.
+func (t *Table) Directory() ([]uint32, error) {
+	e := t.Section.Directory
+	if e == nil {
+		return nil, nil
+	}
+	part := t.name + ", symmetry directory"
+	raw, err := t.db.readPart(e, part)
+	if err != nil {
+		return nil, err
+	}
+	n := len(raw) / 2
+	counts := make([]uint32, n+1)
+	for i := range n {
+		d := uint32(raw[i]) | uint32(raw[n+i])<<8
+		if d > dirGroup {
+			return nil, damaged(t.db.path, part, "group %d holds %d classes", i, d)
+		}
+		counts[i+1] = counts[i] + d
+	}
+	if uint64(counts[n]) != t.Section.Size {
+		return nil, damaged(t.db.path, part, "%d classes, the header says %d", counts[n], t.Section.Size)
+	}
+	return counts, nil
+}

@@ -1,0 +1,269 @@
+package db
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/klauspost/compress/zstd"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// Source is one instance's values as Writer.Add takes them.
+type Source struct {
+	Label  string
+	Values engine.Values
+	// MaxDepth bounds the depths of Values (engine.Result.MaxDepth); it
+	// sets the width of the codes.
+	MaxDepth uint64
+	// Start is the start position's index in Values, for games with one.
+	Start *uint64
+	// Directory is implicit.Compact.Counts of a symmetric game solved over
+	// its classes, nil otherwise; IndexSize is then the game's own size.
+	Directory []uint32
+	IndexSize uint64
+}
+
+// Options tune a Writer. The zero value is valid.
+type Options struct {
+	// BlockSize is the number of indices per block (DefaultBlockSize if 0).
+	BlockSize uint64
+	// Workers compress blocks at once (GOMAXPROCS if 0).
+	Workers int
+	// Level is zstd's level; zstd.SpeedBetterCompression if 0.
+	Level zstd.EncoderLevel
+}
+
+// Writer writes a database under a temporary name beside its final one,
+// which Close renames it to once it is complete and synced: a crash leaves
+// the old file, or none, under the final name.
+type Writer struct {
+	path, tmp string
+	f         *os.File
+	off       uint64
+	h         Header
+	o         Options
+	enc       *zstd.Encoder
+	closed    bool
+}
+
+// Create starts a database for the game called game with its own flags
+// args and its input text (nil for a game without one).
+func Create(path, game string, args []string, input []byte, o Options) (*Writer, error) {
+	if o.BlockSize == 0 {
+		o.BlockSize = DefaultBlockSize
+	}
+	if o.BlockSize%dirGroup != 0 || o.BlockSize > 1<<26 {
+		return nil, fmt.Errorf("db: block size %d: want a multiple of %d up to %d", o.BlockSize, dirGroup, 1<<26)
+	}
+	o.Workers = parallel.Workers(o.Workers)
+	if o.Level == 0 {
+		o.Level = zstd.SpeedBetterCompression
+	}
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(o.Level), zstd.WithEncoderCRC(false),
+		zstd.WithEncoderConcurrency(o.Workers))
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, err
+	}
+	w := &Writer{path: path, tmp: f.Name(), f: f, o: o, enc: enc,
+		h: Header{Format: FormatVersion, Game: game, Args: args}}
+	if err := w.write([]byte(magic)); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	if input != nil {
+		e, err := w.writeCompressed(input)
+		if err != nil {
+			w.Abort()
+			return nil, err
+		}
+		w.h.Input = &e
+	}
+	return w, nil
+}
+
+func (w *Writer) write(b []byte) error {
+	_, err := w.f.Write(b)
+	w.off += uint64(len(b))
+	if err != nil {
+		return fmt.Errorf("db: writing %s: %w", w.path, err)
+	}
+	return nil
+}
+
+// writeCompressed writes b compressed and returns where it lies.
+func (w *Writer) writeCompressed(b []byte) (Extent, error) {
+	z := w.enc.EncodeAll(b, nil)
+	e := Extent{Offset: w.off, Length: uint64(len(z)), CRC: checksum(z), Raw: uint64(len(b))}
+	return e, w.write(z)
+}
+
+// Add writes the values of one instance, compressing its blocks on all
+// workers.
+func (w *Writer) Add(ctx context.Context, src Source) error {
+	width, err := widthFor(src.MaxDepth)
+	if err != nil {
+		return err
+	}
+	n := src.Values.Size()
+	s := Section{Label: src.Label, Size: n, IndexSize: n, Start: src.Start, MaxDepth: src.MaxDepth,
+		Width: width, BlockSize: w.o.BlockSize}
+	if src.Directory != nil {
+		s.IndexSize = src.IndexSize
+	}
+	nb := s.NumBlocks()
+	table := make([]byte, 0, nb*entrySize)
+	// Blocks are compressed a batch at a time, on all workers, and written
+	// in order.
+	batch := uint64(2 * w.o.Workers)
+	out := make([][]byte, batch)
+	counts := make([][4]uint64, batch)
+	for first := uint64(0); first < nb; first += batch {
+		k := min(batch, nb-first)
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(w.o.Workers)
+		for j := range k {
+			g.Go(func() error {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				lo := (first + j) * s.BlockSize
+				raw, c, err := encodeBlock(src.Values, lo, min(lo+s.BlockSize, n), width, src.MaxDepth)
+				if err != nil {
+					return err
+				}
+				out[j], counts[j] = w.enc.EncodeAll(raw, nil), c
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return err
+		}
+		for j := range k {
+			table = binary.LittleEndian.AppendUint64(table, w.off)
+			table = binary.LittleEndian.AppendUint32(table, uint32(len(out[j])))
+			table = binary.LittleEndian.AppendUint32(table, checksum(out[j]))
+			for v := range counts[j] {
+				s.Counts[v] += counts[j][v]
+			}
+			s.Stored += uint64(len(out[j]))
+			if err := w.write(out[j]); err != nil {
+				return err
+			}
+		}
+	}
+	s.Blocks = Extent{Offset: w.off, Length: uint64(len(table)), CRC: checksum(table)}
+	if err := w.write(table); err != nil {
+		return err
+	}
+	if src.Directory != nil {
+		e, err := w.writeCompressed(encodeDirectory(src.Directory))
+		if err != nil {
+			return err
+		}
+		s.Directory = &e
+	}
+	w.h.Sections = append(w.h.Sections, s)
+	return nil
+}
+
+// encodeBlock returns the codes of indices [lo, hi) of v as byte planes,
+// and the count of each value among them.
+func encodeBlock(v engine.Values, lo, hi uint64, width int, maxDepth uint64) ([]byte, [4]uint64, error) {
+	var counts [4]uint64
+	n := hi - lo
+	raw := make([]byte, n*uint64(width))
+	for i := lo; i < hi; i++ {
+		val, d, err := v.Lookup(i)
+		if err != nil {
+			return nil, counts, err
+		}
+		if d > maxDepth {
+			return nil, counts, fmt.Errorf("db: index %d has depth %d, more than the maximum %d", i, d, maxDepth)
+		}
+		counts[val&3]++
+		c := Code(val, d)
+		for p := range uint64(width) {
+			raw[p*n+i-lo] = byte(c >> (8 * p))
+		}
+	}
+	return raw, counts, nil
+}
+
+// encodeDirectory stores running counts as their differences, 16 bits
+// each (at most dirGroup), in two byte planes.
+func encodeDirectory(counts []uint32) []byte {
+	n := len(counts) - 1
+	b := make([]byte, 2*n)
+	for i := range n {
+		d := counts[i+1] - counts[i]
+		b[i], b[n+i] = byte(d), byte(d>>8)
+	}
+	return b
+}
+
+// Close writes the header and the footer, syncs the file and renames it to
+// its final name. After an error the temporary file is removed.
+func (w *Writer) Close() error {
+	if w.closed {
+		return errors.New("db: Close of a closed Writer")
+	}
+	err := w.finish()
+	if err != nil {
+		w.Abort()
+		return err
+	}
+	w.enc.Close()
+	return nil
+}
+
+func (w *Writer) finish() error {
+	header, err := json.Marshal(w.h)
+	if err != nil {
+		return err
+	}
+	off := w.off
+	if err := w.write(appendFooter(header, off, header)); err != nil {
+		return err
+	}
+	if err := w.f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := w.f.Sync(); err != nil {
+		return fmt.Errorf("db: syncing %s: %w", w.path, err)
+	}
+	w.closed = true
+	if err := w.f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(w.tmp, w.path); err != nil {
+		return err
+	}
+	// The rename lasts once the folder is synced too.
+	if d, err := os.Open(filepath.Dir(w.path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Abort removes the unfinished file; the final name is left untouched.
+func (w *Writer) Abort() {
+	if !w.closed {
+		w.closed = true
+		w.f.Close()
+	}
+	os.Remove(w.tmp)
+	w.enc.Close()
+}

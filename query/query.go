@@ -1,0 +1,118 @@
+// Package query answers questions about a solved game from its values, in
+// memory (engine.Result) or on disk (a db.Table): a position's value and
+// depth, its moves best first, and Verify, the check of a whole solution
+// against the game's rules.
+package query
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+)
+
+// Solved is a game with its values. Positions are the game's own indices;
+// Index maps one to its index in Values (a symmetric game's values are
+// stored once per class), or is nil when they are the same.
+type Solved struct {
+	Game   implicit.Game
+	Values engine.Values
+	Index  func(s uint64) uint64
+}
+
+// Entry is a position's value and depth.
+type Entry struct {
+	Value engine.Value
+	Depth uint64
+}
+
+// String writes the entry as GAMES.md does: "win 3", "loss 2", "draw".
+func (e Entry) String() string {
+	if e.Value == engine.Win || e.Value == engine.Loss {
+		return fmt.Sprintf("%v %d", e.Value, e.Depth)
+	}
+	return e.Value.String()
+}
+
+// Move is a move to position To, with To's entry (for the player to move
+// there, the opponent).
+type Move struct {
+	To uint64
+	Entry
+}
+
+// Lookup returns the value and depth of position s.
+func (p Solved) Lookup(s uint64) (Entry, error) {
+	if s >= p.Game.Size() {
+		return Entry{}, fmt.Errorf("position %d is out of range: the game has %d", s, p.Game.Size())
+	}
+	i := s
+	if p.Index != nil {
+		i = p.Index(s)
+	}
+	v, d, err := p.Values.Lookup(i)
+	return Entry{v, d}, err
+}
+
+// Moves returns the distinct positions one move from s, each with its
+// entry, best first for the player to move at s (GAMES.md): moves to losses,
+// the shallowest first; then to draws; then to wins, the deepest first.
+// Moves of equal worth keep the game's order. A terminal or illegal
+// position has none.
+func (p Solved) Moves(s uint64) ([]Move, error) {
+	if s >= p.Game.Size() {
+		return nil, fmt.Errorf("position %d is out of range: the game has %d", s, p.Game.Size())
+	}
+	if p.Game.Classify(s) != implicit.Inner {
+		return nil, nil
+	}
+	var moves []Move
+	for _, t := range p.Game.Moves(s, nil) {
+		if slices.ContainsFunc(moves, func(m Move) bool { return m.To == t }) {
+			continue
+		}
+		e, err := p.Lookup(t)
+		if err != nil {
+			return nil, err
+		}
+		moves = append(moves, Move{t, e})
+	}
+	slices.SortStableFunc(moves, func(a, b Move) int { return compareForMover(a.Entry, b.Entry) })
+	return moves, nil
+}
+
+// compareForMover orders the entries of positions a player can move to, the
+// best for that player first.
+func compareForMover(a, b Entry) int {
+	ca, ka := worth(a)
+	cb, kb := worth(b)
+	return cmp.Or(cmp.Compare(ca, cb), cmp.Compare(ka, kb))
+}
+
+// worth ranks an entry for the player moving into it: a class (a loss for
+// the opponent first, then a draw, then a win, then illegal) and a key
+// within it (the shallowest loss, the deepest win first).
+func worth(e Entry) (int, int64) {
+	d := int64(min(e.Depth, 1<<62))
+	switch e.Value {
+	case engine.Loss:
+		return 0, d
+	case engine.Draw:
+		return 1, 0
+	case engine.Win:
+		return 2, -d
+	}
+	return 3, 0
+}
+
+// Best returns a best move from s (the first of Moves), and false if s has
+// no moves.
+func (p Solved) Best(s uint64) (Move, bool, error) {
+	moves, err := p.Moves(s)
+	if err != nil || len(moves) == 0 {
+		return Move{}, false, err
+	}
+	return moves[0], true, nil
+}

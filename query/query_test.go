@@ -1,0 +1,99 @@
+package query_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/engine/enginetest"
+	"github.com/retro-solver/retro/query"
+)
+
+// altered is values with one index's entry replaced.
+type altered struct {
+	engine.Values
+	at  uint64
+	val engine.Value
+	d   uint64
+}
+
+func (a altered) Lookup(i uint64) (engine.Value, uint64, error) {
+	if i == a.at {
+		return a.val, a.d, nil
+	}
+	return a.Values.Lookup(i)
+}
+
+// TestVerify checks that Verify passes the engine's values on random graphs
+// and catches every single altered entry, at the altered index.
+func TestVerify(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(40) {
+		g := enginetest.RandomGraph(seed)
+		r, err := engine.Sequential(ctx, g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := query.Verify(ctx, g, r, 2)
+		if err != nil || rep.Failures != 0 {
+			t.Fatalf("seed %d: %v %+v", seed, err, rep)
+		}
+		for v := range engine.Value(3) {
+			if rep.Counts[v] != r.Count(v) {
+				t.Fatalf("seed %d: %v counted %d, solved %d", seed, v, rep.Counts[v], r.Count(v))
+			}
+		}
+		rng := rand.New(rand.NewPCG(seed, 1))
+		for range 20 {
+			at := rng.Uint64N(g.Size())
+			val, d := engine.Value(rng.IntN(3)), uint64(rng.IntN(4))
+			if val == engine.Draw {
+				d = 0
+			}
+			if val == r.Value(at) && d == r.Depth(at) {
+				continue
+			}
+			rep, err := query.Verify(ctx, g, altered{r, at, val, d}, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, f := range rep.First {
+				found = found || f.Index == at
+			}
+			if rep.Failures == 0 || !found && len(rep.First) < 5 {
+				t.Fatalf("seed %d: index %d altered from %v %d to %v %d: %+v", seed, at, r.Value(at), r.Depth(at), val, d, rep)
+			}
+		}
+	}
+}
+
+func TestMovesBestFirst(t *testing.T) {
+	// 0 -> 1 (win 1), 2 (loss 2), 3 (loss 0), 4 (draw), 5 (win 3);
+	// 1 -> 3; 2 -> 1 -> ...; 4 <-> 6 (draws); 5 -> 2.
+	g := enginetest.Edges(7, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 1, 3, 2, 1, 4, 6, 6, 4, 5, 2)
+	r, err := engine.Sequential(context.Background(), g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := query.Solved{Game: g, Values: r}
+	moves, err := s.Moves(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range moves {
+		got = append(got, m.Entry.String())
+	}
+	if want := "loss 0,loss 2,draw,win 3,win 1"; strings.Join(got, ",") != want {
+		t.Fatalf("moves of 0: %s, want %s", strings.Join(got, ","), want)
+	}
+	if best, ok, _ := s.Best(0); !ok || best.To != 3 {
+		t.Fatalf("best move %v %v, want to 3", best, ok)
+	}
+	if _, err := s.Lookup(7); err == nil {
+		t.Fatal("position 7 of 7 answered")
+	}
+}

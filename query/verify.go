@@ -1,0 +1,168 @@
+package query
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// Failure is an index whose stored value breaks a rule.
+type Failure struct {
+	Index uint64
+	Rule  string // what is wrong: "win 5 has no move to a loss at depth 4"
+}
+
+// Report is what Verify found.
+type Report struct {
+	Counts   [4]uint64 // indices by stored value, in engine.Value order
+	MaxDepth uint64
+	Edges    uint64 // moves looked at
+	Failures uint64 // indices that break a rule
+	First    []Failure
+}
+
+// maxFirst is the number of failures a Report lists.
+const maxFirst = 5
+
+// Verify checks every index of g against its stored value, on all workers
+// (0: GOMAXPROCS), with the local rules of GAMES.md that together prove
+// the values right: an illegal index is stored as illegal and no other is;
+// a terminal position holds the game's verdict at depth 0 and an inner one
+// without moves is a loss at depth 0; a win at depth d has a move to a loss
+// at depth d-1 and none to a shallower loss; a loss at depth d has only
+// moves to wins, the deepest at depth d-1; a draw has no move to a loss and
+// a move to a draw. It uses only g's Classify and Moves, never un-moves or
+// a solver. An error is a value that could not be read (a damaged block);
+// broken rules are counted in the Report.
+func Verify(ctx context.Context, g implicit.Game, v engine.Values, workers int) (Report, error) {
+	n := g.Size()
+	if v.Size() != n {
+		return Report{}, fmt.Errorf("the values have %d indices, the game %d", v.Size(), n)
+	}
+	workers = parallel.Workers(workers)
+	type local struct {
+		Report
+		buf []uint64
+		_   [64]byte
+	}
+	locals := make([]local, workers)
+	err := parallel.For(ctx, workers, n, parallel.ChunkFor(n, workers, 1<<12), func(w int, lo, hi uint64) error {
+		l := &locals[w]
+		for s := lo; s < hi; s++ {
+			val, d, err := v.Lookup(s)
+			if err != nil {
+				return err
+			}
+			l.Counts[val&3]++
+			if val == engine.Win || val == engine.Loss {
+				l.MaxDepth = max(l.MaxDepth, d)
+			}
+			var rule string
+			rule, l.buf, err = check(g, v, s, val, d, l.buf)
+			if err != nil {
+				return err
+			}
+			l.Edges += uint64(len(l.buf))
+			if rule != "" {
+				l.Failures++
+				if len(l.First) < maxFirst {
+					l.First = append(l.First, Failure{s, rule})
+				}
+			}
+		}
+		return nil
+	})
+	var r Report
+	for _, l := range locals {
+		for k := range r.Counts {
+			r.Counts[k] += l.Counts[k]
+		}
+		r.MaxDepth = max(r.MaxDepth, l.MaxDepth)
+		r.Edges += l.Edges
+		r.Failures += l.Failures
+		r.First = append(r.First, l.First...)
+	}
+	slices.SortFunc(r.First, func(a, b Failure) int { return cmp.Compare(a.Index, b.Index) })
+	r.First = r.First[:min(len(r.First), maxFirst)]
+	return r, err
+}
+
+// check returns the rule that index s, stored as val at depth d, breaks
+// ("" if none), and buf holding its moves.
+func check(g implicit.Game, v engine.Values, s uint64, val engine.Value, d uint64, buf []uint64) (string, []uint64, error) {
+	buf = buf[:0]
+	stored := Entry{val, d}
+	kind := g.Classify(s)
+	switch {
+	case kind == implicit.Illegal && val != engine.Illegal:
+		return fmt.Sprintf("an illegal index is stored as %v", stored), buf, nil
+	case kind == implicit.Illegal:
+		return "", buf, nil
+	case val == engine.Illegal:
+		return fmt.Sprintf("a legal position (%v) is stored as illegal", kind), buf, nil
+	case kind == implicit.TerminalWin && stored != Entry{engine.Win, 0}:
+		return fmt.Sprintf("a terminal win is stored as %v", stored), buf, nil
+	case kind == implicit.TerminalLoss && stored != Entry{engine.Loss, 0}:
+		return fmt.Sprintf("a terminal loss is stored as %v", stored), buf, nil
+	case kind != implicit.Inner:
+		return "", buf, nil
+	}
+	buf = g.Moves(s, buf)
+	if len(buf) == 0 {
+		if stored != (Entry{engine.Loss, 0}) {
+			return fmt.Sprintf("a position without moves (a loss at depth 0) is stored as %v", stored), buf, nil
+		}
+		return "", buf, nil
+	}
+	// Over the moves: the shallowest loss, the deepest win, and whether a
+	// draw or anything but a win is reached.
+	var (
+		minLoss, maxWin   uint64
+		anyLoss, anyDraw  bool
+		allWins           = true
+		illegal, illegalT = false, uint64(0)
+	)
+	for _, t := range buf {
+		tv, td, err := v.Lookup(t)
+		if err != nil {
+			return "", buf, err
+		}
+		switch tv {
+		case engine.Loss:
+			if !anyLoss || td < minLoss {
+				minLoss = td
+			}
+			anyLoss, allWins = true, false
+		case engine.Win:
+			maxWin = max(maxWin, td)
+		case engine.Draw:
+			anyDraw, allWins = true, false
+		default:
+			illegal, illegalT, allWins = true, t, false
+		}
+	}
+	switch {
+	case illegal:
+		return fmt.Sprintf("a move reaches index %d, stored as illegal", illegalT), buf, nil
+	case val == engine.Win && d == 0:
+		return "an inner position is stored as win 0", buf, nil
+	case val == engine.Win && !anyLoss:
+		return fmt.Sprintf("win %d has no move to a loss", d), buf, nil
+	case val == engine.Win && minLoss != d-1:
+		return fmt.Sprintf("win %d: its shallowest move to a loss reaches loss %d, not %d", d, minLoss, d-1), buf, nil
+	case val == engine.Loss && !allWins:
+		return fmt.Sprintf("loss %d has a move to a position that is not a win", d), buf, nil
+	case val == engine.Loss && maxWin+1 != d:
+		return fmt.Sprintf("loss %d: its deepest move reaches win %d, not %d", d, maxWin, d-1), buf, nil
+	case val == engine.Draw && anyLoss:
+		return fmt.Sprintf("draw has a move to loss %d", minLoss), buf, nil
+	case val == engine.Draw && !anyDraw:
+		return "draw has no move to a draw", buf, nil
+	}
+	return "", buf, nil
+}
