@@ -119,7 +119,9 @@ func open(f *os.File, path string) (*File, error) {
 // checkHeader checks that the header's numbers agree with each other and
 // with the file, and returns the largest decompressed part.
 func (db *File) checkHeader(hoff uint64) (uint64, error) {
-	in := func(e *Extent) bool { return e.Offset >= uint64(len(magic)) && e.Offset <= hoff && e.Length <= hoff-e.Offset }
+	in := func(e *Extent) bool {
+		return e.Offset >= uint64(len(magic)) && e.Offset <= hoff && e.Length <= hoff-e.Offset
+	}
 	var maxRaw uint64
 	if e := db.Header.Input; e != nil {
 		if !in(e) {
