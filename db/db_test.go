@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,7 +84,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !equal(dir, s.game.Counts()) {
+	if !slices.Equal(dir, s.game.Counts()) {
 		t.Fatal("the directory differs from the compact game's counts")
 	}
 	if err := tab.Load(context.Background(), 2); err != nil {
@@ -93,18 +94,6 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil || rep.Failures != 0 {
 		t.Fatalf("verify: %v, %+v", err, rep)
 	}
-}
-
-func equal(a, b []uint32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // readAll opens path and reads every part of it: the input, the directory

@@ -42,7 +42,7 @@ const (
 	entrySize  = 8 + 4 + 4 // a block table entry
 	// DefaultBlockSize is the number of indices per block: one query reads
 	// and decompresses one block, a few hundred microseconds at most.
-	DefaultBlockSize = 1 << 20
+	DefaultBlockSize = 1 << 18
 	// maxHeader bounds the header a reader accepts.
 	maxHeader = 64 << 20
 	// dirGroup is the number of indices of a symmetric game per entry of

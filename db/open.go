@@ -253,9 +253,10 @@ type blockEntry struct {
 	crc    uint32
 }
 
-// cachedBlocks is the number of blocks a Table keeps: enough for a
-// position and its moves to be answered from memory.
-const cachedBlocks = 16
+// cacheBytes bounds the decompressed blocks a Table keeps: a server's
+// queries over a whole small database, or the blocks a game in progress
+// visits in a large one, are answered from memory.
+const cacheBytes = 64 << 20
 
 var _ engine.Values = (*Table)(nil)
 
@@ -353,7 +354,7 @@ func (t *Table) block(b uint64) ([]byte, error) {
 	}
 	t.mu.Lock()
 	if _, ok := t.cache[b]; !ok {
-		if len(t.recent) == cachedBlocks {
+		if len(t.recent) >= max(4, cacheBytes/len(data)) {
 			delete(t.cache, t.recent[0])
 			t.recent = append(t.recent[:0], t.recent[1:]...)
 		}

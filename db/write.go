@@ -74,7 +74,7 @@ func Create(path, game string, args []string, input []byte, o Options) (*Writer,
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("db: creating %s: %w", path, err)
 	}
 	w := &Writer{path: path, tmp: f.Name(), f: f, o: o, enc: enc,
 		h: Header{Format: FormatVersion, Game: game, Args: args}}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -78,23 +79,11 @@ func (b *database) instance(k int, full bool) (query.Solved, implicit.Game, erro
 		return p, nil, nil
 	}
 	cg := implicit.NewCompact(sg)
-	if cg.Size() != tab.Size() || !slicesEqual(cg.Counts(), dir) {
+	if cg.Size() != tab.Size() || !slices.Equal(cg.Counts(), dir) {
 		return p, nil, fmt.Errorf("%s: the file's symmetry classes differ from the game's as this retro builds %s",
 			b.f.Path(), gameCommand(b.f.Header))
 	}
 	return p, cg, nil
-}
-
-func slicesEqual(a, b []uint32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // gameCommand is the solve that made a database: "quixo -n=4".
@@ -265,7 +254,7 @@ func writeQuery(out *bufio.Writer, p query.Solved, s uint64, asJSON bool) error 
 		fmt.Fprintln(out, "no moves: the game is over")
 		return nil
 	}
-	fmt.Fprintf(out, "%d moves, best first:\n", len(moves))
+	fmt.Fprintf(out, "%d %s, best first:\n", len(moves), plural(uint64(len(moves)), "move", "moves"))
 	for i, m := range moves {
 		fmt.Fprintf(out, "%3d. %-9v %s\n", i+1, m.Entry, oneLine(p.Game, m.To))
 	}

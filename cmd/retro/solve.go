@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -108,6 +109,16 @@ func solveCmd(args []string, e *env) error {
 		return usagef("solve %s: takes no input file, got %q", d.Name, fs.Arg(0))
 	case d.Input && fs.NArg() != 1:
 		return usagef("solve %s: want one input FILE (or - for standard input), got %d arguments", d.Name, fs.NArg())
+	}
+	if c.dbPath != "" {
+		// Refuse a database path that cannot be written now, not after
+		// the solve.
+		if st, err := os.Stat(c.dbPath); err == nil && st.IsDir() {
+			return fmt.Errorf("-db %s: is a folder", c.dbPath)
+		}
+		if st, err := os.Stat(filepath.Dir(c.dbPath)); err != nil || !st.IsDir() {
+			return fmt.Errorf("-db %s: no folder %s to write it in", c.dbPath, filepath.Dir(c.dbPath))
+		}
 	}
 	mode, ok := profileModes[c.profile]
 	if !ok {
