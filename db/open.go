@@ -23,8 +23,9 @@ import (
 type File struct {
 	Header
 	path   string
-	f      *os.File
-	size   uint64 // bytes of the file
+	f      io.ReaderAt
+	closer io.Closer // closes f, if Open opened it
+	size   uint64    // bytes of the file
 	dec    *zstd.Decoder
 	tables []*Table
 }
@@ -36,9 +37,32 @@ func Open(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := open(f, path)
+	st, err := f.Stat()
 	if err != nil {
 		f.Close()
+		return nil, err
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: is a folder, not a database", path)
+	}
+	db, err := OpenReaderAt(f, st.Size(), path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	db.closer = f
+	return db, nil
+}
+
+// OpenReaderAt reads a database of size bytes from r, as Open does; name
+// names it in errors. Close does not close r.
+func OpenReaderAt(r io.ReaderAt, size int64, name string) (*File, error) {
+	db, err := open(r, uint64(max(size, 0)), name)
+	if err != nil {
+		if db != nil && db.dec != nil {
+			db.dec.Close()
+		}
 		return nil, err
 	}
 	return db, nil
@@ -49,28 +73,21 @@ func damaged(path, part, format string, args ...any) error {
 	return fmt.Errorf("%s: %s: %s (the file is damaged or not a retro database)", path, part, fmt.Sprintf(format, args...))
 }
 
-func open(f *os.File, path string) (*File, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a folder, not a database", path)
-	}
-	db := &File{path: path, f: f, size: uint64(st.Size())}
+func open(f io.ReaderAt, size uint64, path string) (*File, error) {
+	db := &File{path: path, f: f, size: size}
 	if db.size < uint64(len(magic)+footerSize) {
 		return nil, damaged(path, "file", "%d bytes, too short", db.size)
 	}
 	head := make([]byte, len(magic))
 	if _, err := f.ReadAt(head, 0); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if string(head) != magic {
 		return nil, damaged(path, "file", "no retro database magic at the start")
 	}
 	foot := make([]byte, footerSize)
 	if _, err := f.ReadAt(foot, int64(db.size)-int64(footerSize)); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if string(foot[16:]) != magic {
 		return nil, damaged(path, "footer", "no magic at the end (truncated, or bytes appended)")
@@ -84,7 +101,7 @@ func open(f *os.File, path string) (*File, error) {
 	}
 	header := make([]byte, hlen)
 	if _, err := f.ReadAt(header, int64(hoff)); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if checksum(header) != hcrc {
 		return nil, damaged(path, "header", "checksum mismatch")
@@ -109,7 +126,7 @@ func open(f *os.File, path string) (*File, error) {
 	for k := range db.Sections {
 		t, err := db.openTable(k, hoff)
 		if err != nil {
-			return nil, err
+			return db, err // for its decoder to be closed
 		}
 		db.tables = append(db.tables, t)
 	}
@@ -189,7 +206,10 @@ func (db *File) Table(k int) *Table { return db.tables[k] }
 // Close closes the file.
 func (db *File) Close() error {
 	db.dec.Close()
-	return db.f.Close()
+	if db.closer != nil {
+		return db.closer.Close()
+	}
+	return nil
 }
 
 // readPart reads and checks extent e, and decompresses it if it is

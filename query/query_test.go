@@ -36,7 +36,7 @@ func TestVerify(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := query.Verify(ctx, g, r, 2)
+		rep, err := query.Verify(ctx, g, r, 2, nil)
 		if err != nil || rep.Failures != 0 {
 			t.Fatalf("seed %d: %v %+v", seed, err, rep)
 		}
@@ -55,7 +55,7 @@ func TestVerify(t *testing.T) {
 			if val == r.Value(at) && d == r.Depth(at) {
 				continue
 			}
-			rep, err := query.Verify(ctx, g, altered{r, at, val, d}, 2)
+			rep, err := query.Verify(ctx, g, altered{r, at, val, d}, 2, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
@@ -38,8 +39,9 @@ const maxFirst = 5
 // moves to wins, the deepest at depth d-1; a draw has no move to a loss and
 // a move to a draw. It uses only g's Classify and Moves, never un-moves or
 // a solver. An error is a value that could not be read (a damaged block);
-// broken rules are counted in the Report.
-func Verify(ctx context.Context, g implicit.Game, v engine.Values, workers int) (Report, error) {
+// broken rules are counted in the Report. If checked is not nil, Verify
+// adds to it the indices it has checked as it goes, for progress lines.
+func Verify(ctx context.Context, g implicit.Game, v engine.Values, workers int, checked *atomic.Uint64) (Report, error) {
 	n := g.Size()
 	if v.Size() != n {
 		return Report{}, fmt.Errorf("the values have %d indices, the game %d", v.Size(), n)
@@ -74,6 +76,9 @@ func Verify(ctx context.Context, g implicit.Game, v engine.Values, workers int) 
 					l.First = append(l.First, Failure{s, rule})
 				}
 			}
+		}
+		if checked != nil {
+			checked.Add(hi - lo)
 		}
 		return nil
 	})

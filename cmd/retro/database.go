@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/retro-solver/retro/db"
@@ -277,6 +278,7 @@ Flags:
 func verifyCmd(args []string, e *env) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	workers := fs.Int("workers", 0, "number of `workers` (default GOMAXPROCS)")
+	progress := fs.Bool("progress", false, "print progress lines to standard error (default when it is a terminal)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), verifyHelp); fs.PrintDefaults() }
 	if err := parseFlags(fs, args, e); err != nil {
 		return err
@@ -303,7 +305,16 @@ func verifyCmd(args []string, e *env) error {
 		if err := tab.Load(e.ctx, *workers); err != nil {
 			return err
 		}
-		rep, err := query.Verify(e.ctx, solved, tab, *workers)
+		var checked atomic.Uint64
+		stop := func() {}
+		if *progress || e.isTerminal {
+			stop = progressLines(e, func() string {
+				n := checked.Load()
+				return fmt.Sprintf("verify: %d of %d positions checked (%.1f%%)", n, tab.Size(), 100*float64(n)/float64(tab.Size()))
+			})
+		}
+		rep, err := query.Verify(e.ctx, solved, tab, *workers, &checked)
+		stop()
 		if err != nil {
 			return err
 		}
@@ -397,4 +408,26 @@ func dbCmd(args []string, e *env) error {
 			text.HumanBytes(s.Stored), float64(s.RawBytes())/float64(max(s.Stored, 1)), 8*float64(s.Stored)/float64(s.Size))
 	}
 	return out.Flush()
+}
+
+// progressLines prints "retro: " and what line returns to standard error
+// every second, with the time since it started, until the returned stop is
+// called.
+func progressLines(e *env, line func() string) (stop func()) {
+	done, finished := make(chan struct{}), make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fmt.Fprintf(e.stderr, "retro: %s, %v\n", line(), time.Since(start).Round(time.Second))
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }

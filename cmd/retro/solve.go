@@ -243,6 +243,9 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 		return nil, err
 	}
 	if c.dbw != nil {
+		if c.progress || c.env.isTerminal {
+			fmt.Fprintf(c.env.stderr, "retro: saving %d positions to %s\n", r.Size(), c.dbPath)
+		}
 		err := c.dbw.Add(c.ctx, db.Source{Label: label, Values: r, MaxDepth: r.MaxDepth(), Start: start,
 			Directory: directory, IndexSize: g.Size()})
 		if err != nil {
