@@ -172,6 +172,7 @@ func (s *parSolver) classify(ctx context.Context) error {
 			}
 		}
 		s.bufs[w].buf = buf
+		s.prog.Advance(hi - lo)
 		return nil
 	})
 }

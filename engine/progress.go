@@ -16,6 +16,7 @@ type Progress struct {
 	phase    atomic.Pointer[string] // what the solve is doing, when not expanding a level
 	depth    atomic.Uint64
 	resolved atomic.Uint64 // positions resolved at the levels already started
+	advanced atomic.Uint64 // positions the current phase has done (see Advance)
 	done     chan struct{}
 	finished chan struct{}
 }
@@ -42,7 +43,12 @@ func StartProgress(opt Options, n uint64) *Progress {
 			case <-t.C:
 				el := time.Since(p.start)
 				if ph := p.phase.Load(); ph != nil {
-					fmt.Fprintf(opt.Progress, "retro: %s, %d positions, %v\n", *ph, p.n, el.Round(time.Millisecond))
+					if a := p.advanced.Load(); a > 0 {
+						fmt.Fprintf(opt.Progress, "retro: %s, %d of %d positions (%.1f%%), %v\n", *ph, a, p.n,
+							100*float64(a)/float64(max(p.n, 1)), el.Round(time.Millisecond))
+					} else {
+						fmt.Fprintf(opt.Progress, "retro: %s, %d positions, %v\n", *ph, p.n, el.Round(time.Millisecond))
+					}
 					continue
 				}
 				res := p.resolved.Load()
@@ -61,11 +67,20 @@ func (p *Progress) SetPhase(what string) {
 	if p == nil {
 		return
 	}
+	p.advanced.Store(0)
 	if what == "" {
 		p.phase.Store(nil)
 		return
 	}
 	p.phase.Store(&what)
+}
+
+// Advance records that the current phase has done k more positions, for
+// the percentage of its lines.
+func (p *Progress) Advance(k uint64) {
+	if p != nil {
+		p.advanced.Add(k)
+	}
 }
 
 // Level records that the level of the given depth, with frontier

@@ -35,6 +35,9 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 	count := implicit.MoveCounterOf(g)
 	p.SetPhase("classifying")
 	for s := range n {
+		if s%(1<<16) == 0 {
+			p.Advance(min(1<<16, n-s))
+		}
 		switch k := g.Classify(s); k {
 		case implicit.Illegal, implicit.TerminalWin, implicit.TerminalLoss:
 			r.values.Set(s, uint8(k))

@@ -277,7 +277,7 @@ Flags:
 
 func verifyCmd(args []string, e *env) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	workers := fs.Int("workers", 0, "number of `workers` (default GOMAXPROCS)")
+	workers := fs.Int("workers", 0, "number of `workers` (default 0: one per core)")
 	progress := fs.Bool("progress", false, "print progress lines to standard error (default when it is a terminal)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), verifyHelp); fs.PrintDefaults() }
 	if err := parseFlags(fs, args, e); err != nil {
@@ -287,7 +287,7 @@ func verifyCmd(args []string, e *env) error {
 		return usagef("verify: want one database FILE, got %d arguments", fs.NArg())
 	}
 	if *workers < 0 || *workers > maxWorkers {
-		return usagef("verify: -workers %d: want 1 to %d", *workers, maxWorkers)
+		return usagef("verify: -workers %d: want 1 to %d, or 0 for one per core", *workers, maxWorkers)
 	}
 	b, err := openDatabase(fs.Arg(0))
 	if err != nil {

@@ -47,28 +47,24 @@ func helpCmd(args []string, e *env) error {
 		fs.PrintDefaults()
 		return nil
 	}
+	commands := map[string]func([]string, *env) error{"grundy": grundyCmd, "sum": sumCmd, "bench": benchCmd,
+		"query": queryCmd, "verify": verifyCmd, "play": playCmd}
 	switch args[0] {
-	case "grundy":
-		fmt.Fprint(e.stdout, grundyHelp)
-		return nil
-	case "sum":
-		fmt.Fprint(e.stdout, sumHelp)
-		return nil
-	case "bench":
-		fmt.Fprint(e.stdout, benchHelp)
-		return nil
-	case "query", "verify", "play":
-		// The command's own -h, to standard output.
-		cmd := map[string]func([]string, *env) error{"query": queryCmd, "verify": verifyCmd, "play": playCmd}[args[0]]
-		toStdout := *e
-		toStdout.stderr = e.stdout
-		cmd([]string{"-h"}, &toStdout)
+	case "help":
+		fmt.Fprintln(e.stdout, "Usage: retro help [COMMAND | GAME]\n\nWithout a topic, the commands and the games; with one, the command's or the\ngame's usage, input, output and flags.")
 		return nil
 	case "db":
 		fmt.Fprint(e.stdout, dbHelp)
 		return nil
 	case "info":
 		fmt.Fprintln(e.stdout, "Usage: retro info\n\nPrints the CPU's brand, cores, cache sizes and the features the hot loops use.")
+		return nil
+	}
+	if cmd, ok := commands[args[0]]; ok {
+		// The command's own -h, to standard output.
+		toStdout := *e
+		toStdout.stderr = e.stdout
+		cmd([]string{"-h"}, &toStdout)
 		return nil
 	}
 	d, ok := games.Lookup(args[0])

@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 )
 
 func main() {
@@ -48,6 +49,21 @@ type env struct {
 	isTerminal     bool // stderr is a terminal: show progress by default
 }
 
+// errWriter remembers the first error of its writer, so that output lost
+// to a full disk or a closed pipe fails the command.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (w *errWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return n, err
+}
+
 // usageError is a command line that retro cannot make sense of: exit 2.
 type usageError struct{ msg string }
 
@@ -58,11 +74,21 @@ func usagef(format string, args ...any) error {
 }
 
 // run executes the command line args and returns the exit status: 0 on
-// success, 1 when the work failed, 2 for a usage error.
+// success, 1 when the work failed, 2 for a usage error, 130 when an
+// interrupt stopped it (the shell's convention for SIGINT).
 func run(args []string, e *env) int {
+	out := &errWriter{w: e.stdout}
+	e.stdout = out
 	err := dispatch(args, e)
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("writing the output: %w", out.err)
+	}
 	var ue *usageError
 	switch {
+	case err != nil && e.ctx.Err() != nil:
+		// Whatever failed, it failed because of the interrupt.
+		fmt.Fprintln(e.stderr, "retro: interrupted")
+		return 130
 	case err == nil:
 		return 0
 	case errors.Is(err, errHelpShown):
@@ -120,19 +146,39 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// parseFlags parses args into fs. A parse error comes back as one usage
-// error line (the flag package's own message and flag list are not
-// printed); -h prints the usage to standard error and counts as success.
+// parseFlags parses args into fs. Flags may come before, between or after
+// the other arguments (`solve graph FILE -stats`); "--" ends the flags, and
+// an argument that starts with "-:" (sum's standard input) is never one. A
+// parse error comes back as one usage error line (the flag package's own
+// message and flag list are not printed); -h prints the usage to standard
+// error and counts as success.
 func parseFlags(fs *flag.FlagSet, args []string, e *env) error {
 	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	fs.SetOutput(e.stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fs.Usage()
-		return errHelpShown
-	case err != nil:
-		return usagef("%s: %v", fs.Name(), err)
+	defer fs.SetOutput(e.stderr)
+	var positional []string
+	for {
+		for len(args) > 0 && strings.HasPrefix(args[0], "-:") {
+			positional, args = append(positional, args[0]), args[1:]
+		}
+		err := fs.Parse(args)
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			fs.SetOutput(e.stderr)
+			fs.Usage()
+			return errHelpShown
+		case err != nil:
+			return usagef("%s: %v", fs.Name(), err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if k := len(args) - len(rest); k > 0 && args[k-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		positional, args = append(positional, rest[0]), rest[1:]
 	}
-	return nil
+	// Leave the positional arguments where fs.Args finds them.
+	return fs.Parse(append([]string{"--"}, positional...))
 }

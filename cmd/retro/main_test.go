@@ -322,10 +322,17 @@ func checkCounts(t *testing.T, s *summary) {
 }
 
 func TestStatsText(t *testing.T) {
+	// The answer alone on standard output, the statistics on standard
+	// error, in words with plurals where they belong.
 	out, errs, code := retro(t, "1 5\nP...T\n", "solve", "police", "-stats", "-")
-	if code != 0 || !strings.HasPrefix(out, "Police catches the thief in 7 moves\npositions 50: ") ||
-		!strings.Contains(out, "longest win: 7 plies") || !strings.Contains(out, "the policeman to move\n") {
-		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
+	if code != 0 || out != "Police catches the thief in 7 moves\n" || !strings.HasPrefix(errs, "50 positions: 25 wins, 25 losses, 0 draws;") ||
+		!strings.Contains(errs, "longest win: 7 plies") || !strings.Contains(errs, "the policeman to move\n") {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errs)
+	}
+	_, errs, _ = retro(t, "1 2\nPT\n", "solve", "police", "-stats", "-")
+	if !strings.HasPrefix(errs, "8 positions: 4 wins, 4 losses, 0 draws; max depth 2; 8 un-moves walked back\n") ||
+		!strings.Contains(errs, "longest win: 1 ply,") {
+		t.Fatalf("stderr:\n%s", errs)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +30,14 @@ func startProfile(mode func(*profile.Profile), dir, kind string, e *env) (func()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("-profile-dir: %v", err)
 	}
+	// The profiling library ends the process with a log line of its own
+	// when it cannot create its file: find out first.
+	path := filepath.Join(dir, profileFiles[kind])
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("-profile %s: cannot write %s: %v", kind, path, errors.Unwrap(err))
+	}
+	f.Close()
 	p := profile.Start(mode, profile.ProfilePath(dir), profile.NoShutdownHook, profile.Quiet)
 	return func() {
 		p.Stop()

@@ -30,8 +30,12 @@ func (c *solveConfig) readingProgress(r io.Reader, name string) (io.Reader, func
 			case <-done:
 				return
 			case <-t.C:
-				fmt.Fprintf(c.env.stderr, "retro: loading %s: %s read, %v\n", name,
-					text.HumanBytes(cr.n.Load()), time.Since(start).Round(time.Millisecond))
+				what := "read"
+				if cr.eof.Load() {
+					what = "read; building the game"
+				}
+				fmt.Fprintf(c.env.stderr, "retro: loading %s: %s %s, %v\n", name,
+					text.HumanBytes(cr.n.Load()), what, time.Since(start).Round(time.Millisecond))
 			}
 		}
 	}()
@@ -39,13 +43,17 @@ func (c *solveConfig) readingProgress(r io.Reader, name string) (io.Reader, func
 }
 
 type countingReader struct {
-	r io.Reader
-	n atomic.Uint64
+	r   io.Reader
+	n   atomic.Uint64
+	eof atomic.Bool // the whole input has been read
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	k, err := c.r.Read(p)
 	c.n.Add(uint64(k))
+	if err == io.EOF {
+		c.eof.Store(true)
+	}
 	return k, err
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/retro-solver/retro/engine"
@@ -100,10 +101,16 @@ func (c *solveConfig) summarize(g implicit.Game, r *engine.Result, start *uint64
 	return s, nil
 }
 
-// writeStats prints the -stats block of s as text.
-func writeStats(out *bufio.Writer, s *summary) {
-	fmt.Fprintf(out, "positions %d: win %d, loss %d, draw %d, illegal %d; max depth %d; %d predecessor edges walked\n",
-		s.Positions, s.Counts["win"], s.Counts["loss"], s.Counts["draw"], s.Counts["illegal"], s.MaxDepth, s.Edges)
+// writeStats prints the -stats block of s as text (to standard error: the
+// results on standard output stay one line per answer).
+func writeStats(out io.Writer, s *summary) {
+	fmt.Fprintf(out, "%s: %s, %s, %s; max depth %d; %s walked back",
+		count(s.Positions, "position"), count(s.Counts["win"], "win"), count(s.Counts["loss"], "loss"),
+		count(s.Counts["draw"], "draw"), s.MaxDepth, count(s.Edges, "un-move"))
+	if n := s.Counts["illegal"]; n > 0 {
+		fmt.Fprintf(out, "; %s of the index %s no position", count(n, "index"), plural(n, "is", "are"))
+	}
+	fmt.Fprintln(out)
 	if s.Stats == nil {
 		return
 	}
@@ -114,16 +121,20 @@ func writeStats(out *bufio.Writer, s *summary) {
 		}
 	}
 	if s.Stats.Reachable != nil {
-		fmt.Fprintf(out, "reachable from the start: %d %s\n", *s.Stats.Reachable, s.Stats.Counted)
+		what := s.Stats.Counted
+		if *s.Stats.Reachable == 1 {
+			what = map[string]string{"positions": "position", "symmetry classes": "symmetry class"}[what]
+		}
+		fmt.Fprintf(out, "reachable from the start: %d %s\n", *s.Stats.Reachable, what)
 	}
 	for _, e := range []struct {
 		what string
 		ex   *exampleJSON
 	}{{"win", s.Stats.LongestWin}, {"loss", s.Stats.LongestLoss}} {
 		if e.ex != nil {
-			fmt.Fprintf(out, "longest %s: %d plies, index %d:\n%s", e.what, e.ex.Depth, e.ex.Index, e.ex.Position)
+			fmt.Fprintf(out, "longest %s: %s, index %d:\n%s", e.what, count(e.ex.Depth, "ply"), e.ex.Index, e.ex.Position)
 			if n := len(e.ex.Position); n == 0 || e.ex.Position[n-1] != '\n' {
-				out.WriteByte('\n')
+				fmt.Fprintln(out)
 			}
 		}
 	}
@@ -144,7 +155,10 @@ func (c *solveConfig) report(out *bufio.Writer, g implicit.Game, r *engine.Resul
 		return json.NewEncoder(out).Encode(s)
 	}
 	out.WriteString(answer + "\n")
-	writeStats(out, s)
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	writeStats(c.env.stderr, s)
 	return nil
 }
 
@@ -184,7 +198,10 @@ func (c *solveConfig) reportAll(out *bufio.Writer, g implicit.Game, r *engine.Re
 		if err != nil {
 			return err
 		}
-		writeStats(out, s)
+		if err := out.Flush(); err != nil {
+			return err
+		}
+		writeStats(c.env.stderr, s)
 	}
 	return nil
 }
@@ -219,4 +236,14 @@ func writeAllJSON(out *bufio.Writer, s *summary, r *engine.Result) error {
 	}
 	_, err = out.WriteString("]}\n")
 	return err
+}
+
+// count writes n and a noun, plural unless n is 1: "1 ply", "3 plies".
+func count(n uint64, noun string) string {
+	plurals := map[string]string{"ply": "plies", "loss": "losses", "index": "indices"}
+	many, ok := plurals[noun]
+	if !ok {
+		many = noun + "s"
+	}
+	return fmt.Sprintf("%d %s", n, plural(n, noun, many))
 }

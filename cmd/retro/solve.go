@@ -18,6 +18,7 @@ import (
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/games"
+	"github.com/retro-solver/retro/internal/text"
 )
 
 // maxWorkers bounds -workers: each worker has its own buffers.
@@ -49,7 +50,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 	fs := flag.NewFlagSet("solve "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.StringVar(&c.engine, "engine", "par", "solver `engine`: par (frontier-parallel) or seq (sequential reference)")
-	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine (default GOMAXPROCS)")
+	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine (default 0: one per core)")
 	fs.BoolVar(&c.progress, "progress", false, "print progress lines to standard error (default when it is a terminal)")
 	fs.Var(&c.maxMemory, "max-memory", "refuse solves that need more than this `size` of memory, e.g. 512M or 8G (default: the machine's memory)")
 	fs.BoolVar(&c.stats, "stats", false, "print statistics: counts, depth histogram, the longest win and loss with an example position")
@@ -90,6 +91,12 @@ func solveCmd(args []string, e *env) error {
 	if len(args) == 0 {
 		return usagef("solve: no game given; games: %s", strings.Join(gameNames(), ", "))
 	}
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		toStderr := *e
+		toStderr.stdout = e.stderr
+		helpCmd([]string{"solve"}, &toStderr)
+		return errHelpShown
+	}
 	d, ok := games.Lookup(args[0])
 	if !ok {
 		return usagef("solve: unknown game %q; games: %s", args[0], strings.Join(gameNames(), ", "))
@@ -102,7 +109,12 @@ func solveCmd(args []string, e *env) error {
 		return usagef("solve %s: -engine %q: want par or seq", d.Name, c.engine)
 	}
 	if c.workers < 0 || c.workers > maxWorkers {
-		return usagef("solve %s: -workers %d: want 1 to %d", d.Name, c.workers, maxWorkers)
+		return usagef("solve %s: -workers %d: want 1 to %d, or 0 for one per core", d.Name, c.workers, maxWorkers)
+	}
+	profDirSet := false
+	fs.Visit(func(f *flag.Flag) { profDirSet = profDirSet || f.Name == "profile-dir" })
+	if profDirSet && c.profile == "" {
+		return usagef("solve %s: -profile-dir needs -profile (cpu, mem, block, mutex or trace)", d.Name)
 	}
 	switch {
 	case !d.Input && fs.NArg() != 0:
@@ -148,15 +160,38 @@ func solveCmd(args []string, e *env) error {
 	return out.Flush()
 }
 
+// openInput opens an input FILE, or standard input for "-", as a
+// text.Input: reading it stops at once on an interrupt, and CR-only line
+// endings are refused. The returned function closes it.
 func openInput(path string, e *env) (io.Reader, string, func(), error) {
 	if path == "-" {
-		return e.stdin, "stdin", func() {}, nil
+		in := text.NewInput(e.ctx, e.stdin)
+		return in, "stdin", in.Close, nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, "", nil, err
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, "", nil, fmt.Errorf("%s: is a folder, not an input file", path)
 	}
-	return f, path, func() { f.Close() }, nil
+	// Opening a FIFO waits for a writer: wait for one, or for an interrupt.
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		done <- opened{f, err}
+	}()
+	var o opened
+	select {
+	case o = <-done:
+	case <-e.ctx.Done():
+		return nil, "", nil, e.ctx.Err()
+	}
+	if o.err != nil {
+		return nil, "", nil, o.err
+	}
+	in := text.NewInput(e.ctx, o.f)
+	return in, path, func() { in.Close(); o.f.Close() }, nil
 }
 
 // solve loads d's instances from in (named name) and solves and reports

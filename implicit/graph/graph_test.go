@@ -39,8 +39,8 @@ func TestRead(t *testing.T) {
 
 func TestReadErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"", "line 0: no header line `n m`: the input is empty"},
-		{"# only a comment\n\n", "line 2: no header line `n m`: the input is empty"},
+		{"", "the input is empty: want a header line `n m`"},
+		{"# only a comment\n\n", "line 2: the input ends before the header line `n m`"},
 		{"3\n", "line 1: header `n m`: expected two numbers, found 1"},
 		{"3 1 7\n0 1\n", "line 1: header `n m`: more than two numbers"},
 		{"3 x\n", `line 1: "x" is not a number`},

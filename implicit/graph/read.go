@@ -23,7 +23,10 @@ func Read(r io.Reader, maxBytes uint64) (*Graph, error) {
 	p := parser{r: bufio.NewReaderSize(r, 1<<20)}
 	line, err := p.next()
 	if err == io.EOF {
-		return nil, &ParseError{Line: p.line, Err: errors.New("no header line `n m`: the input is empty")}
+		if p.line == 0 {
+			return nil, &ParseError{Err: errors.New("the input is empty: want a header line `n m`")}
+		}
+		return nil, &ParseError{Line: p.line, Err: errors.New("the input ends before the header line `n m`")}
 	}
 	if err != nil {
 		return nil, err

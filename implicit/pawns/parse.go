@@ -56,7 +56,7 @@ type parser struct {
 }
 
 func (p *parser) wrap(err error) error {
-	return &ParseError{Board: p.board, Line: p.t.Line(), Err: err}
+	return text.At(p.board, p.t.Line(), err)
 }
 
 func (p *parser) errorf(format string, args ...any) error {

@@ -26,7 +26,7 @@ func Parse(r io.Reader) (*Board, error) {
 	t := text.NewTokens(r)
 	b, err := parse(t)
 	if err != nil {
-		return nil, &ParseError{Line: t.Line(), Err: err}
+		return nil, text.At(0, t.Line(), err)
 	}
 	return b, nil
 }

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 )
@@ -15,9 +16,13 @@ type ParseError struct {
 }
 
 // Error returns "board B, line N: what is wrong", or "line N: what is
-// wrong" outside the boards of an input of several.
+// wrong" outside the boards of an input of several; line 0 (an empty
+// input has no line) is left out.
 func (e *ParseError) Error() string {
-	line := "line " + strconv.Itoa(e.Line) + ": " + e.Err.Error()
+	line := e.Err.Error()
+	if e.Line > 0 {
+		line = "line " + strconv.Itoa(e.Line) + ": " + line
+	}
 	if e.Board == 0 {
 		return line
 	}
@@ -31,4 +36,18 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // as by fmt.Errorf.
 func Errorf(line int, format string, args ...any) error {
 	return &ParseError{Line: line, Err: fmt.Errorf(format, args...)}
+}
+
+// At returns err as a *ParseError at the given board and line, or, if err
+// already is one (a reading error that knows its own line), err with the
+// board filled in.
+func At(board, line int, err error) error {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		if pe.Board == 0 {
+			return &ParseError{Board: board, Line: pe.Line, Err: pe.Err}
+		}
+		return pe
+	}
+	return &ParseError{Board: board, Line: line, Err: err}
 }
