@@ -33,7 +33,9 @@ type Source struct {
 
 // Options tune a Writer. The zero value is valid.
 type Options struct {
-	// BlockSize is the number of indices per block (DefaultBlockSize if 0).
+	// BlockSize is the number of indices per block of 1-byte codes
+	// (DefaultBlockSize if 0); blocks of 2- and 4-byte codes hold a half
+	// and a quarter as many.
 	BlockSize uint64
 	// Workers compress blocks at once (GOMAXPROCS if 0).
 	Workers int
@@ -117,8 +119,12 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 		return err
 	}
 	n := src.Values.Size()
+	// Blocks of wider codes hold fewer of them: a block is the same bytes
+	// to decompress for a query, and the writer's memory does not depend
+	// on the depths.
+	blockSize := max(w.o.BlockSize/uint64(width)/dirGroup*dirGroup, dirGroup)
 	s := Section{Label: src.Label, Size: n, IndexSize: n, Start: src.Start, MaxDepth: src.MaxDepth,
-		Width: width, BlockSize: w.o.BlockSize}
+		Width: width, BlockSize: blockSize}
 	if src.Directory != nil {
 		s.IndexSize = src.IndexSize
 	}
@@ -126,8 +132,10 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 	table := make([]byte, 0, nb*entrySize)
 	// Blocks are compressed a batch at a time, on all workers, and written
 	// in order.
+	// Each slot of a batch keeps its buffers from one batch to the next.
 	batch := uint64(2 * w.o.Workers)
 	out := make([][]byte, batch)
+	raws := make([][]byte, batch)
 	counts := make([][4]uint64, batch)
 	for first := uint64(0); first < nb; first += batch {
 		k := min(batch, nb-first)
@@ -139,11 +147,12 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 					return err
 				}
 				lo := (first + j) * s.BlockSize
-				raw, c, err := encodeBlock(src.Values, lo, min(lo+s.BlockSize, n), width, src.MaxDepth)
+				raw, c, err := encodeBlock(raws[j], src.Values, lo, min(lo+s.BlockSize, n), width, src.MaxDepth)
 				if err != nil {
 					return err
 				}
-				out[j], counts[j] = w.enc.EncodeAll(raw, nil), c
+				raws[j] = raw
+				out[j], counts[j] = w.enc.EncodeAll(raw, out[j][:0]), c
 				return nil
 			})
 		}
@@ -179,11 +188,15 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 }
 
 // encodeBlock returns the codes of indices [lo, hi) of v as byte planes,
-// and the count of each value among them.
-func encodeBlock(v engine.Values, lo, hi uint64, width int, maxDepth uint64) ([]byte, [4]uint64, error) {
+// in buf if it is large enough, and the count of each value among them.
+func encodeBlock(buf []byte, v engine.Values, lo, hi uint64, width int, maxDepth uint64) ([]byte, [4]uint64, error) {
 	var counts [4]uint64
 	n := hi - lo
-	raw := make([]byte, n*uint64(width))
+	raw := buf
+	if uint64(cap(raw)) < n*uint64(width) {
+		raw = make([]byte, n*uint64(width))
+	}
+	raw = raw[:n*uint64(width)]
 	for i := lo; i < hi; i++ {
 		val, d, err := v.Lookup(i)
 		if err != nil {

@@ -55,6 +55,16 @@ func (o Options) CheckMemory(n uint64, bytesPerIndex float64) error {
 	return nil
 }
 
+// SequentialMemoryNeeded returns the bytes the sequential engine allocates
+// to solve a game of n indices whose positions have at most maxMoves moves.
+func SequentialMemoryNeeded(n, maxMoves uint64) uint64 {
+	w, err := laneWidth(maxMoves, 0)
+	if err != nil {
+		w = 32
+	}
+	return uint64(float64(n) * seqBytesPerIndex(w))
+}
+
 // MemoryNeeded returns the bytes the parallel engine allocates to solve a
 // game of n indices whose positions have at most maxMoves moves.
 func MemoryNeeded(n, maxMoves uint64) uint64 {

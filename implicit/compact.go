@@ -70,6 +70,17 @@ func NewCompact(g Symmetric) *Compact {
 	return c
 }
 
+// CompactTableBytes returns the bytes NewCompact allocates for a game of n
+// indices before it knows the number of classes: a bit per index and a
+// count per 512 of them.
+func CompactTableBytes(n uint64) uint64 { return (n+63)/64*8 + ((n+63)/64/8+1)*4 }
+
+// Bytes returns the memory of c's tables (a bit per index of the game, a
+// count per 512, 4 bytes per class) and of the game's own, if it says.
+func (c *Compact) Bytes() uint64 {
+	return uint64(len(c.canon))*8 + uint64(len(c.counts))*4 + uint64(cap(c.sparse))*4 + BytesOf(c.S)
+}
+
 // rank returns the compact index of canonical position s.
 func (c *Compact) rank(s uint64) uint64 {
 	wi := s / 64

@@ -95,3 +95,18 @@ type Notation interface {
 	Describer
 	ParsePosition(text string) (uint64, error)
 }
+
+// Sizer is a Game that knows the memory its own structures take (an
+// explicit graph's arrays, a compact game's rank tables), so that a solve's
+// memory estimate can count them beside the solver's.
+type Sizer interface {
+	Bytes() uint64
+}
+
+// BytesOf returns g's Bytes if g is a Sizer, and 0 otherwise.
+func BytesOf(g Game) uint64 {
+	if s, ok := g.(Sizer); ok {
+		return s.Bytes()
+	}
+	return 0
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/games"
 	"github.com/retro-solver/retro/internal/text"
+	"github.com/retro-solver/retro/parallel"
 )
 
 // maxWorkers bounds -workers: each worker has its own buffers.
@@ -36,8 +37,8 @@ type solveConfig struct {
 	stats     bool
 	json      bool
 	dbPath    string            // -db: where to save the solution
-	gameArgs  []string          // the game's own flags as given, for the database
 	dbw       *db.Writer        // the database being written, with -db
+	baseBytes uint64            // the process's memory before the input
 	gameFlags func() []string   // the game's own flags that were set
 	ws        *engine.Workspace // the arrays that the instances of one input share
 	env       *env
@@ -154,10 +155,13 @@ func solveCmd(args []string, e *env) error {
 		defer stop()
 	}
 	out := bufio.NewWriterSize(e.stdout, 1<<16)
-	if err := c.solve(d, load, in, name, out); err != nil {
-		return err
+	// The answers printed before a failure (the boards before one refused
+	// for memory) stay printed.
+	err := c.solve(d, load, in, name, out)
+	if ferr := out.Flush(); err == nil {
+		err = ferr
 	}
-	return out.Flush()
+	return err
 }
 
 // openInput opens an input FILE, or standard input for "-", as a
@@ -206,7 +210,8 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 		}
 		in, stop = c.readingProgress(in, name)
 	}
-	insts, err := load(in, implicit.LoadConfig{MaxMemory: c.memoryLimit(), SolverBytes: engine.MemoryNeeded})
+	c.baseBytes = residentBytes()
+	insts, err := load(in, implicit.LoadConfig{MaxMemory: c.memoryLimit() - min(c.memoryLimit(), c.baseBytes), SolverBytes: engine.MemoryNeeded})
 	stop()
 	if err != nil {
 		if d.Input {
@@ -236,8 +241,8 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 		}
 		s, err := c.solveInstance(d, inst.Game(), label, out)
 		if err != nil {
-			if inst.Label != "" {
-				return fmt.Errorf("%s: %s: %w", name, inst.Label, err)
+			if label != "" {
+				return fmt.Errorf("%s: %s: %w", name, label, err)
 			}
 			return err
 		}
@@ -265,15 +270,38 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 		s := st.Start()
 		start = &s
 	}
+	limit := c.memoryLimit()
+	plan := memoryPlan{runtime: c.baseBytes, game: implicit.BytesOf(g), loaded: peakBytes()}
+	if c.dbw != nil {
+		plan.db = dbWriterBytes(parallel.Workers(c.workers))
+	}
 	var directory []uint32
 	if sg, ok := g.(implicit.Symmetric); ok {
+		// The rank tables first: the classes are counted before the
+		// solver's arrays are sized.
+		plan.game += implicit.CompactTableBytes(g.Size())
+		if err := plan.check(g.Size(), limit); err != nil {
+			return nil, err
+		}
 		cg := c.compact(sg)
 		solved, directory = cg, cg.Counts()
+		plan.game = cg.Bytes()
 		if start != nil {
 			*start = cg.Index(*start)
 		}
 	}
-	r, err := c.run(solved)
+	plan.solver = engine.MemoryNeeded(solved.Size(), solved.MaxMoves())
+	if c.engine == "seq" {
+		plan.solver = engine.SequentialMemoryNeeded(solved.Size(), solved.MaxMoves())
+	}
+	plan.solver = uint64(float64(plan.solver) * solverSlack)
+	if err := plan.check(solved.Size(), limit); err != nil {
+		return nil, err
+	}
+	if c.progress || c.env.isTerminal {
+		fmt.Fprintf(c.env.stderr, "retro: memory %s (%d bytes in all)\n", plan, plan.total())
+	}
+	r, err := c.run(solved, limit-(plan.runtime+plan.game+plan.db))
 	if err != nil {
 		return nil, err
 	}
@@ -329,12 +357,15 @@ func (c *solveConfig) memoryLimit() uint64 {
 	return 1 << 62
 }
 
-// run solves g with the engine the flags choose.
-func (c *solveConfig) run(g implicit.Game) (*engine.Result, error) {
+// run solves g with the engine the flags choose, in at most solverBytes
+// of its own.
+func (c *solveConfig) run(g implicit.Game, solverBytes uint64) (*engine.Result, error) {
+	o := c.options()
+	o.MaxMemory = max(solverBytes, 1)
 	if c.engine == "seq" {
-		return engine.Sequential(c.ctx, g, c.options())
+		return engine.Sequential(c.ctx, g, o)
 	}
-	return engine.Parallel(c.ctx, g, c.options())
+	return engine.Parallel(c.ctx, g, o)
 }
 
 // byteSize is a flag value like 512M or 8G (powers of 1024) or plain bytes.

@@ -130,6 +130,12 @@ func prefixSums(off []uint32) []uint32 {
 // Size returns the number of vertices.
 func (g *Graph) Size() uint64 { return uint64(len(g.fwdOff) - 1) }
 
+// Bytes returns the memory of the graph's arrays: 4 bytes per vertex and
+// per edge, each way.
+func (g *Graph) Bytes() uint64 {
+	return 4 * uint64(len(g.fwdOff)+len(g.fwd)+len(g.revOff)+len(g.rev))
+}
+
 // Edges returns the number of edges.
 func (g *Graph) Edges() uint64 { return uint64(len(g.fwd)) }
 
