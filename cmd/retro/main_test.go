@@ -62,8 +62,12 @@ func TestSolveGraphBadInput(t *testing.T) {
 	if _, errs, code := retro(t, "", "solve", "graph", "/no/such/file"); code != 1 || !strings.HasPrefix(errs, "retro: open /no/such/file") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errs)
 	}
-	if _, errs, code := retro(t, "2000 0\n", "solve", "graph", "-max-memory", "1K", "-"); code != 1 || !strings.Contains(errs, "more than the 1.0 KiB allowed") {
+	if _, errs, code := retro(t, "2000 0\n", "solve", "graph", "-max-memory", "1K", "-"); code != 1 || !strings.HasPrefix(errs, "retro: -max-memory 1.0 KiB: less than the ") {
 		t.Errorf("-max-memory 1K: exit %d, stderr %q", code, errs)
+	}
+	if _, errs, code := retro(t, "100000000 100000000\n", "solve", "graph", "-max-memory", "1G", "-"); code != 1 ||
+		!strings.Contains(errs, "needs about 3.0 GiB to build, more than the ") {
+		t.Errorf("-max-memory 1G: exit %d, stderr %q", code, errs)
 	}
 }
 

@@ -211,6 +211,10 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 		in, stop = c.readingProgress(in, name)
 	}
 	c.baseBytes = residentBytes()
+	if c.memoryLimit() <= c.baseBytes {
+		return fmt.Errorf("-max-memory %s: less than the %s retro itself takes before reading its input",
+			text.HumanBytes(c.memoryLimit()), text.HumanBytes(c.baseBytes))
+	}
 	insts, err := load(in, implicit.LoadConfig{MaxMemory: c.memoryLimit() - min(c.memoryLimit(), c.baseBytes), SolverBytes: engine.MemoryNeeded})
 	stop()
 	if err != nil {
