@@ -44,10 +44,10 @@ func TestFormatsExamples(t *testing.T) {
 		if ex.args == nil {
 			continue
 		}
+		n++
 		if testing.Short() && ex.args[1] == "teeko" {
 			continue
 		}
-		n++
 		out, errs, code := retro(t, "", ex.args...)
 		if code != 0 || out != ex.want {
 			t.Errorf("retro %s: exit %d, stderr %q, stdout:\n%s\nthe document says:\n%s", strings.Join(ex.args, " "), code, errs, out, ex.want)

@@ -47,6 +47,10 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	isTerminal     bool // stderr is a terminal: show progress by default
+	// resident, if not nil, stands in for residentBytes: the memory the
+	// process holds before it reads its input (tests, which run many
+	// commands in one process, fix it).
+	resident func() uint64
 }
 
 // errWriter remembers the first error of its writer, so that output lost

@@ -17,7 +17,8 @@ import (
 func retro(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{ctx: context.Background(), stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}
+	e := &env{ctx: context.Background(), stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb,
+		resident: func() uint64 { return 8 << 20 }}
 	code := run(args, e)
 	return out.String(), errb.String(), code
 }

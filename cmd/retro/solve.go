@@ -211,6 +211,9 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 		in, stop = c.readingProgress(in, name)
 	}
 	c.baseBytes = residentBytes()
+	if c.env.resident != nil {
+		c.baseBytes = c.env.resident()
+	}
 	if c.memoryLimit() <= c.baseBytes {
 		return fmt.Errorf("-max-memory %s: less than the %s retro itself takes before reading its input",
 			text.HumanBytes(c.memoryLimit()), text.HumanBytes(c.baseBytes))
