@@ -53,7 +53,8 @@ type Writer struct {
 	h         Header
 	o         Options
 	enc       *zstd.Encoder
-	closed    bool
+	closed    bool // the file is closed
+	done      bool // Close succeeded: Abort has nothing to undo
 }
 
 // Create starts a database for the game called game with its own flags
@@ -238,6 +239,7 @@ func (w *Writer) Close() error {
 		return err
 	}
 	w.enc.Close()
+	w.done = true
 	return nil
 }
 
@@ -272,7 +274,12 @@ func (w *Writer) finish() error {
 }
 
 // Abort removes the unfinished file; the final name is left untouched.
+// After a successful Close it does nothing, so that a deferred Abort
+// covers every error path.
 func (w *Writer) Abort() {
+	if w.done {
+		return
+	}
 	if !w.closed {
 		w.closed = true
 		w.f.Close()

@@ -124,12 +124,24 @@ func instanceFlag(fs *flag.FlagSet) *int {
 	return fs.Int("instance", 1, "which solved instance `K` of the file to use (the boards of a pawns input: 1, 2, ...)")
 }
 
-// pickInstance checks -instance against the file.
-func pickInstance(b *database, k int, cmd string) (int, error) {
-	if k < 1 || k > len(b.f.Sections) {
-		return 0, usagef("%s: -instance %d: the file holds %d (1 to %d)", cmd, k, len(b.f.Sections), len(b.f.Sections))
+// openSolved opens the database at path for the query or play command cmd
+// and returns instance k (1-based, as -instance gives it) as a solved game.
+// The caller closes the database.
+func openSolved(path string, k int, cmd string) (*database, query.Solved, error) {
+	b, err := openDatabase(path)
+	if err != nil {
+		return nil, query.Solved{}, err
 	}
-	return k - 1, nil
+	if k < 1 || k > len(b.f.Sections) {
+		b.f.Close()
+		return nil, query.Solved{}, usagef("%s: -instance %d: the file holds %d (1 to %d)", cmd, k, len(b.f.Sections), len(b.f.Sections))
+	}
+	p, _, err := b.instance(k-1, false)
+	if err != nil {
+		b.f.Close()
+		return nil, query.Solved{}, err
+	}
+	return b, p, nil
 }
 
 const queryHelp = `Usage: retro query [flags] FILE [POSITION ...]
@@ -155,19 +167,11 @@ func queryCmd(args []string, e *env) error {
 	if fs.NArg() == 0 {
 		return usagef("query: no database FILE given")
 	}
-	b, err := openDatabase(fs.Arg(0))
+	b, p, err := openSolved(fs.Arg(0), *inst, "query")
 	if err != nil {
 		return err
 	}
 	defer b.f.Close()
-	k, err := pickInstance(b, *inst, "query")
-	if err != nil {
-		return err
-	}
-	p, _, err := b.instance(k, false)
-	if err != nil {
-		return err
-	}
 	// The positions: -index, the arguments, or the start.
 	var positions []uint64
 	var failed error
@@ -408,26 +412,4 @@ func dbCmd(args []string, e *env) error {
 			text.HumanBytes(s.Stored), float64(s.RawBytes())/float64(max(s.Stored, 1)), 8*float64(s.Stored)/float64(s.Size))
 	}
 	return out.Flush()
-}
-
-// progressLines prints "retro: " and what line returns to standard error
-// every second, with the time since it started, until the returned stop is
-// called.
-func progressLines(e *env, line func() string) (stop func()) {
-	done, finished := make(chan struct{}), make(chan struct{})
-	start := time.Now()
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				fmt.Fprintf(e.stderr, "retro: %s, %v\n", line(), time.Since(start).Round(time.Second))
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
 }

@@ -38,19 +38,11 @@ func playCmd(args []string, e *env) error {
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		return usagef("play: want a database FILE and at most one POSITION, got %d arguments", fs.NArg())
 	}
-	b, err := openDatabase(fs.Arg(0))
+	b, p, err := openSolved(fs.Arg(0), *inst, "play")
 	if err != nil {
 		return err
 	}
 	defer b.f.Close()
-	k, err := pickInstance(b, *inst, "play")
-	if err != nil {
-		return err
-	}
-	p, _, err := b.instance(k, false)
-	if err != nil {
-		return err
-	}
 	var start uint64
 	if fs.NArg() == 2 {
 		if start, err = readPosition(p.Game, fs.Arg(1)); err != nil {

@@ -14,33 +14,22 @@ import (
 // standard error says how much has been read; the returned stop ends the
 // lines. It does nothing unless progress lines are wanted.
 func (c *solveConfig) readingProgress(r io.Reader, name string) (io.Reader, func()) {
-	if !c.progress && !c.env.isTerminal {
+	if !c.wantProgress() {
 		return r, func() {}
 	}
 	cr := &countingReader{r: r}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	start := time.Now()
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				what := "read"
-				if cr.eof.Load() {
-					what = "read; building the game"
-				}
-				fmt.Fprintf(c.env.stderr, "retro: loading %s: %s %s, %v\n", name,
-					text.HumanBytes(cr.n.Load()), what, time.Since(start).Round(time.Millisecond))
-			}
+	return cr, progressLines(c.env, func() string {
+		what := "read"
+		if cr.eof.Load() {
+			what = "read; building the game"
 		}
-	}()
-	return cr, func() { close(done); <-finished }
+		return fmt.Sprintf("loading %s: %s %s", name, text.HumanBytes(cr.n.Load()), what)
+	})
 }
+
+// wantProgress reports whether progress lines are wanted: -progress, or
+// standard error is a terminal.
+func (c *solveConfig) wantProgress() bool { return c.progress || c.env.isTerminal }
 
 type countingReader struct {
 	r   io.Reader
@@ -60,7 +49,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // compact renumbers g over its symmetry classes, saying so on standard error
 // when progress lines are wanted (it takes seconds on large games).
 func (c *solveConfig) compact(g implicit.Symmetric) *implicit.Compact {
-	if !c.progress && !c.env.isTerminal {
+	if !c.wantProgress() {
 		return implicit.NewCompact(g)
 	}
 	start := time.Now()
@@ -68,4 +57,26 @@ func (c *solveConfig) compact(g implicit.Symmetric) *implicit.Compact {
 	cg := implicit.NewCompact(g)
 	fmt.Fprintf(c.env.stderr, "retro: %d classes, %v\n", cg.Size(), time.Since(start).Round(time.Millisecond))
 	return cg
+}
+
+// progressLines prints "retro: " and what line returns to standard error
+// every second, with the time since it started, until the returned stop is
+// called.
+func progressLines(e *env, line func() string) (stop func()) {
+	done, finished := make(chan struct{}), make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fmt.Fprintf(e.stderr, "retro: %s, %v\n", line(), time.Since(start).Round(time.Millisecond))
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }

@@ -305,7 +305,7 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 	if err := plan.check(solved.Size(), limit); err != nil {
 		return nil, err
 	}
-	if c.progress || c.env.isTerminal {
+	if c.wantProgress() {
 		fmt.Fprintf(c.env.stderr, "retro: memory %s (%d bytes in all)\n", plan, plan.total())
 	}
 	r, err := c.run(solved, limit-(plan.runtime+plan.game+plan.db))
@@ -313,7 +313,7 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 		return nil, err
 	}
 	if c.dbw != nil {
-		if c.progress || c.env.isTerminal {
+		if c.wantProgress() {
 			fmt.Fprintf(c.env.stderr, "retro: saving %d positions to %s\n", r.Size(), c.dbPath)
 		}
 		err := c.dbw.Add(c.ctx, db.Source{Label: label, Values: r, MaxDepth: r.MaxDepth(), Start: start,
@@ -346,7 +346,7 @@ func answerLine(d *implicit.Descriptor, r *engine.Result, s uint64) string {
 // options returns the engine options the flags ask for.
 func (c *solveConfig) options() engine.Options {
 	o := engine.Options{Workers: c.workers, MaxMemory: uint64(c.maxMemory), Workspace: c.ws}
-	if c.progress || c.env.isTerminal {
+	if c.wantProgress() {
 		o.Progress = c.env.stderr
 	}
 	return o
