@@ -88,8 +88,23 @@ func TestRoundTrip(t *testing.T) {
 	if !slices.Equal(dir, s.game.Counts()) {
 		t.Fatal("the directory differs from the compact game's counts")
 	}
-	if err := tab.Load(context.Background(), 2); err != nil {
-		t.Fatal(err)
+	// The header's depth histogram counts the solve's values, and so does
+	// a scan of the blocks, before and after Load.
+	want := db.NewDepths(s.res.MaxDepth())
+	for i := range s.res.Size() {
+		want.Add(s.res.Value(i), s.res.Depth(i), 1)
+	}
+	if tab.Depths == nil || !tab.Depths.Equal(want) {
+		t.Fatalf("header's depths %+v, want %+v", tab.Depths, want)
+	}
+	for range 2 {
+		got, err := tab.CountDepths(context.Background(), 2)
+		if err != nil || !got.Equal(want) {
+			t.Fatalf("CountDepths: %+v, %v; want %+v", got, err, want)
+		}
+		if err := tab.Load(context.Background(), 2); err != nil {
+			t.Fatal(err)
+		}
 	}
 	rep, err := query.Verify(context.Background(), s.game, tab, 2, nil)
 	if err != nil || rep.Failures != 0 {
@@ -127,6 +142,21 @@ func readAll(path string) error {
 
 // TestDamage damages a good file in each of its parts and checks that
 // reading it fails with a message naming the part, never a wrong value.
+func TestDepthsBuckets(t *testing.T) {
+	for _, c := range []struct{ max, bucket, bars uint64 }{
+		{0, 1, 1}, {7, 1, 8}, {db.MaxBars - 1, 1, db.MaxBars}, {db.MaxBars, 2, db.MaxBars/2 + 1}, {10 * db.MaxBars, 11, 931},
+	} {
+		h := db.NewDepths(c.max)
+		if h.Bucket != c.bucket || uint64(len(h.Win)) != c.bars || len(h.Loss) != len(h.Win) {
+			t.Errorf("max depth %d: bucket %d, %d bars; want %d, %d", c.max, h.Bucket, len(h.Win), c.bucket, c.bars)
+		}
+		h.Add(engine.Loss, c.max, 1) // the deepest fits
+		if uint64(len(h.Win)) > db.MaxBars {
+			t.Errorf("max depth %d: %d bars", c.max, len(h.Win))
+		}
+	}
+}
+
 func TestDamage(t *testing.T) {
 	s := writeQuixo3(t, 512)
 	good, err := os.ReadFile(s.path)

@@ -29,6 +29,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"slices"
 
 	"github.com/retro-solver/retro/engine"
 )
@@ -84,6 +85,9 @@ type Section struct {
 	// illegal, in engine.Value order); MaxDepth the largest depth.
 	Counts   [4]uint64 `json:"counts"`
 	MaxDepth uint64    `json:"maxDepth"`
+	// Depths counts the wins and losses by depth; files written before it
+	// existed lack it (Table.CountDepths computes it).
+	Depths *Depths `json:"depths,omitempty"`
 	// Width is the bytes per code, BlockSize the indices per block.
 	Width     int    `json:"width"`
 	BlockSize uint64 `json:"blockSize"`
@@ -93,6 +97,63 @@ type Section struct {
 	Directory *Extent `json:"directory,omitempty"`
 	// Stored is the bytes of compressed blocks.
 	Stored uint64 `json:"stored"`
+}
+
+// Depths is a histogram of the depths of a section's wins and losses:
+// Win[k] and Loss[k] count those at depths k*Bucket to (k+1)*Bucket-1.
+// Bucket is 1 (one bar per depth) unless the max depth reaches MaxBars.
+type Depths struct {
+	Bucket uint64   `json:"bucket"`
+	Win    []uint64 `json:"win"`
+	Loss   []uint64 `json:"loss"`
+}
+
+// MaxBars bounds the length of a Depths histogram.
+const MaxBars = 1024
+
+// NewDepths returns an empty histogram for depths up to maxDepth.
+func NewDepths(maxDepth uint64) *Depths {
+	bucket := maxDepth/MaxBars + 1
+	bars := maxDepth/bucket + 1
+	return &Depths{Bucket: bucket, Win: make([]uint64, bars), Loss: make([]uint64, bars)}
+}
+
+// Add counts n positions of value v at depth d; draws and illegal indices
+// are not counted.
+func (h *Depths) Add(v engine.Value, d, n uint64) {
+	switch v {
+	case engine.Win:
+		h.Win[d/h.Bucket] += n
+	case engine.Loss:
+		h.Loss[d/h.Bucket] += n
+	}
+}
+
+// Merge adds o, a histogram of the same shape, to h.
+func (h *Depths) Merge(o *Depths) {
+	for k := range h.Win {
+		h.Win[k] += o.Win[k]
+		h.Loss[k] += o.Loss[k]
+	}
+}
+
+// Equal reports whether h and o count the same.
+func (h *Depths) Equal(o *Depths) bool {
+	return h.Bucket == o.Bucket && slices.Equal(h.Win, o.Win) && slices.Equal(h.Loss, o.Loss)
+}
+
+// fits reports whether h is a histogram of counts and maxDepth.
+func (h *Depths) fits(counts [4]uint64, maxDepth uint64) bool {
+	want := NewDepths(maxDepth)
+	if h.Bucket != want.Bucket || len(h.Win) != len(want.Win) || len(h.Loss) != len(want.Loss) {
+		return false
+	}
+	var w, l uint64
+	for k := range h.Win {
+		w += h.Win[k]
+		l += h.Loss[k]
+	}
+	return w == counts[engine.Win] && l == counts[engine.Loss]
 }
 
 // Extent is a part of the file: where it starts, its length, its CRC-32C,

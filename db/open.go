@@ -166,6 +166,9 @@ func (db *File) checkHeader(hoff uint64) (uint64, error) {
 		case s.Counts[0]+s.Counts[1]+s.Counts[2]+s.Counts[3] != s.Size:
 			return 0, damaged(db.path, part, "the counts do not add up to the size")
 		}
+		if s.Depths != nil && !s.Depths.fits(s.Counts, s.MaxDepth) {
+			return 0, damaged(db.path, part, "the depth histogram does not fit the counts")
+		}
 		if w, err := widthFor(s.MaxDepth); err != nil || w > s.Width {
 			return 0, damaged(db.path, part, "max depth %d does not fit %d-byte codes", s.MaxDepth, s.Width)
 		}
@@ -421,6 +424,46 @@ func (t *Table) Load(ctx context.Context, workers int) error {
 	}
 	t.all = all
 	return nil
+}
+
+// CountDepths reads every block on all workers (0: GOMAXPROCS) and counts
+// the wins and losses by depth, as the header of a file written today
+// holds them (Section.Depths); the blocks are not kept unless Load kept
+// them already.
+func (t *Table) CountDepths(ctx context.Context, workers int) (*Depths, error) {
+	workers = parallel.Workers(workers)
+	hs := make([]*Depths, workers)
+	nb := uint64(len(t.entries))
+	err := parallel.For(ctx, workers, nb, 1, func(w int, lo, hi uint64) error {
+		if hs[w] == nil {
+			hs[w] = NewDepths(t.MaxDepth)
+		}
+		for b := lo; b < hi; b++ {
+			var data []byte
+			var err error
+			if t.all != nil {
+				data = t.all[b]
+			} else if data, err = t.ReadBlock(b); err != nil { // past the cache: a scan would churn it
+				return err
+			}
+			n := t.blockLen(b)
+			for i := range n {
+				v, d := Decode(codeAt(data, n, i, t.Width))
+				hs[w].Add(v, d, 1)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	h := NewDepths(t.MaxDepth)
+	for _, o := range hs {
+		if o != nil {
+			h.Merge(o)
+		}
+	}
+	return h, nil
 }
 
 // Directory reads the running counts of a symmetric game's classes, one

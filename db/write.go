@@ -138,6 +138,8 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 	out := make([][]byte, batch)
 	raws := make([][]byte, batch)
 	counts := make([][4]uint64, batch)
+	depths := make([]*Depths, batch)
+	s.Depths = NewDepths(src.MaxDepth)
 	for first := uint64(0); first < nb; first += batch {
 		k := min(batch, nb-first)
 		g, gctx := errgroup.WithContext(ctx)
@@ -148,7 +150,10 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 					return err
 				}
 				lo := (first + j) * s.BlockSize
-				raw, c, err := encodeBlock(raws[j], src.Values, lo, min(lo+s.BlockSize, n), width, src.MaxDepth)
+				if depths[j] == nil {
+					depths[j] = NewDepths(src.MaxDepth)
+				}
+				raw, c, err := encodeBlock(raws[j], src.Values, lo, min(lo+s.BlockSize, n), width, src.MaxDepth, depths[j])
 				if err != nil {
 					return err
 				}
@@ -168,6 +173,9 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 				s.Counts[v] += counts[j][v]
 			}
 			s.Stored += uint64(len(out[j]))
+			s.Depths.Merge(depths[j])
+			clear(depths[j].Win)
+			clear(depths[j].Loss)
 			if err := w.write(out[j]); err != nil {
 				return err
 			}
@@ -189,8 +197,9 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 }
 
 // encodeBlock returns the codes of indices [lo, hi) of v as byte planes,
-// in buf if it is large enough, and the count of each value among them.
-func encodeBlock(buf []byte, v engine.Values, lo, hi uint64, width int, maxDepth uint64) ([]byte, [4]uint64, error) {
+// in buf if it is large enough, and the count of each value among them; it
+// adds their depths to h, a histogram for maxDepth.
+func encodeBlock(buf []byte, v engine.Values, lo, hi uint64, width int, maxDepth uint64, h *Depths) ([]byte, [4]uint64, error) {
 	var counts [4]uint64
 	n := hi - lo
 	raw := buf
@@ -207,6 +216,7 @@ func encodeBlock(buf []byte, v engine.Values, lo, hi uint64, width int, maxDepth
 			return nil, counts, fmt.Errorf("db: index %d has depth %d, more than the maximum %d", i, d, maxDepth)
 		}
 		counts[val&3]++
+		h.Add(val, d, 1)
 		c := Code(val, d)
 		for p := range uint64(width) {
 			raw[p*n+i-lo] = byte(c >> (8 * p))

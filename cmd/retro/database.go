@@ -329,6 +329,15 @@ func verifyCmd(args []string, e *env) error {
 		if rep.Counts != tab.Counts || rep.MaxDepth != tab.MaxDepth {
 			failed = true
 			fmt.Fprintf(e.stdout, "FAILED %s: the counts or the max depth differ from the header's\n", prefix)
+		} else if tab.Depths != nil {
+			h, err := tab.CountDepths(e.ctx, *workers)
+			if err != nil {
+				return err
+			}
+			if !h.Equal(tab.Depths) {
+				failed = true
+				fmt.Fprintf(e.stdout, "FAILED %s: the depth histogram differs from the header's\n", prefix)
+			}
 		}
 		if rep.Failures > 0 {
 			failed = true
