@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
@@ -115,4 +116,32 @@ func (p Solved) Best(s uint64) (Move, bool, error) {
 		return Move{}, false, err
 	}
 	return moves[0], true, nil
+}
+
+// OneLine writes position s in g's notation on one line, its lines joined
+// by '/' ("X../.O./.../X to move"), or as "index N" if g has no notation;
+// ReadPosition reads that form back as well as the lines themselves.
+func OneLine(g implicit.Game, s uint64) string {
+	d, ok := g.(implicit.Describer)
+	if !ok {
+		return fmt.Sprintf("index %d", s)
+	}
+	return strings.ReplaceAll(strings.TrimSpace(d.Describe(s)), "\n", "/")
+}
+
+// ReadPosition reads a position in g's notation, its lines separated by
+// newlines or '/', and refuses illegal ones.
+func ReadPosition(g implicit.Game, text string) (uint64, error) {
+	n, ok := g.(implicit.Notation)
+	if !ok {
+		return 0, fmt.Errorf("the game has no position notation: give its index")
+	}
+	pos, err := n.ParsePosition(strings.ReplaceAll(text, "/", "\n"))
+	if err != nil {
+		return 0, err
+	}
+	if g.Classify(pos) == implicit.Illegal {
+		return 0, fmt.Errorf("not a legal position")
+	}
+	return pos, nil
 }

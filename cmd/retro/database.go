@@ -92,33 +92,6 @@ func gameCommand(h db.Header) string {
 	return strings.Join(append([]string{h.Game}, h.Args...), " ")
 }
 
-// oneLine writes a position's description on one line, its lines joined by
-// '/'; readPosition reads that form back as well as the lines themselves.
-func oneLine(g implicit.Game, s uint64) string {
-	d, ok := g.(implicit.Describer)
-	if !ok {
-		return fmt.Sprintf("index %d", s)
-	}
-	return strings.ReplaceAll(strings.TrimSpace(d.Describe(s)), "\n", "/")
-}
-
-// readPosition reads a position in g's notation, its lines separated by
-// newlines or '/', and refuses illegal ones.
-func readPosition(g implicit.Game, s string) (uint64, error) {
-	n, ok := g.(implicit.Notation)
-	if !ok {
-		return 0, fmt.Errorf("the game has no position notation: use -index")
-	}
-	pos, err := n.ParsePosition(strings.ReplaceAll(s, "/", "\n"))
-	if err != nil {
-		return 0, err
-	}
-	if g.Classify(pos) == implicit.Illegal {
-		return 0, fmt.Errorf("not a legal position")
-	}
-	return pos, nil
-}
-
 // instanceFlag adds -instance to fs.
 func instanceFlag(fs *flag.FlagSet) *int {
 	return fs.Int("instance", 1, "which solved instance `K` of the file to use (the boards of a pawns input: 1, 2, ...)")
@@ -190,7 +163,7 @@ func queryCmd(args []string, e *env) error {
 		positions = append(positions, s)
 	case fs.NArg() > 1:
 		for i, arg := range fs.Args()[1:] {
-			s, err := readPosition(p.Game, arg)
+			s, err := query.ReadPosition(p.Game, arg)
 			if err != nil {
 				// One line per bad position; the good ones are answered.
 				failed = errSilent
@@ -228,7 +201,7 @@ type moveJSON struct {
 }
 
 func toJSON(g implicit.Game, s uint64, e query.Entry) moveJSON {
-	m := moveJSON{Position: oneLine(g, s), Index: s, Value: e.Value.String()}
+	m := moveJSON{Position: query.OneLine(g, s), Index: s, Value: e.Value.String()}
 	if e.Value == engine.Win || e.Value == engine.Loss {
 		d := e.Depth
 		m.Depth = &d
@@ -254,14 +227,14 @@ func writeQuery(out *bufio.Writer, p query.Solved, s uint64, asJSON bool) error 
 		}
 		return json.NewEncoder(out).Encode(m)
 	}
-	fmt.Fprintf(out, "position %s (index %d)\n%v\n", oneLine(p.Game, s), s, e)
+	fmt.Fprintf(out, "position %s (index %d)\n%v\n", query.OneLine(p.Game, s), s, e)
 	if len(moves) == 0 {
 		fmt.Fprintln(out, "no moves: the game is over")
 		return nil
 	}
 	fmt.Fprintf(out, "%d %s, best first:\n", len(moves), plural(uint64(len(moves)), "move", "moves"))
 	for i, m := range moves {
-		fmt.Fprintf(out, "%3d. %-9v %s\n", i+1, m.Entry, oneLine(p.Game, m.To))
+		fmt.Fprintf(out, "%3d. %-9v %s\n", i+1, m.Entry, query.OneLine(p.Game, m.To))
 	}
 	return nil
 }
@@ -343,7 +316,7 @@ func verifyCmd(args []string, e *env) error {
 			failed = true
 			fmt.Fprintf(e.stdout, "FAILED %s: %d of %d positions break the rules\n", prefix, rep.Failures, tab.Size())
 			for _, f := range rep.First {
-				fmt.Fprintf(e.stdout, "  index %d (%s): %s\n", f.Index, oneLine(solved, f.Index), f.Rule)
+				fmt.Fprintf(e.stdout, "  index %d (%s): %s\n", f.Index, query.OneLine(solved, f.Index), f.Rule)
 			}
 			continue
 		}

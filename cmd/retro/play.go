@@ -45,7 +45,7 @@ func playCmd(args []string, e *env) error {
 	defer b.f.Close()
 	var start uint64
 	if fs.NArg() == 2 {
-		if start, err = readPosition(p.Game, fs.Arg(1)); err != nil {
+		if start, err = query.ReadPosition(p.Game, fs.Arg(1)); err != nil {
 			return fmt.Errorf("play: position %q: %v", fs.Arg(1), err)
 		}
 	} else if st, ok := p.Game.(implicit.Starter); ok {
@@ -97,13 +97,13 @@ func (g *game) play(start uint64) error {
 		}
 		if !g.humanToMove() {
 			m := moves[0]
-			fmt.Fprintf(g.out, "retro to move (%v): plays %s, %v for you\n", e, oneLine(g.p.Game, m.To), m.Entry)
+			fmt.Fprintf(g.out, "retro to move (%v): plays %s, %v for you\n", e, query.OneLine(g.p.Game, m.To), m.Entry)
 			g.history = append(g.history, m.To)
 			continue
 		}
 		fmt.Fprintf(g.out, "you to move: %v\n", e)
 		for i, m := range moves {
-			fmt.Fprintf(g.out, "%3d. %-9v %s\n", i+1, m.Entry, oneLine(g.p.Game, m.To))
+			fmt.Fprintf(g.out, "%3d. %-9v %s\n", i+1, m.Entry, query.OneLine(g.p.Game, m.To))
 		}
 		next, quit := g.ask(moves)
 		if quit {
@@ -149,7 +149,7 @@ func (g *game) ask(moves []query.Move) (next *uint64, quit bool) {
 			}
 			return &moves[k-1].To, false
 		}
-		pos, err := readPosition(g.p.Game, line)
+		pos, err := query.ReadPosition(g.p.Game, line)
 		if err != nil {
 			fmt.Fprintf(g.out, "%q: %v\n", line, err)
 			continue
