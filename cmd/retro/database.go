@@ -33,20 +33,32 @@ func openDatabase(path string) (*database, error) {
 	if err != nil {
 		return nil, err
 	}
-	input, err := f.Input()
-	if err != nil {
+	b := &database{f: f}
+	if err := b.rebuild(); err != nil {
 		f.Close()
 		return nil, err
 	}
-	d, insts, err := games.Load(f.Game, f.Args, input, implicit.LoadConfig{MaxMemory: 1 << 62})
-	if err == nil && len(insts) != len(f.Sections) {
-		err = fmt.Errorf("the input gives %d instances, the file holds %d", len(insts), len(f.Sections))
+	return b, nil
+}
+
+// rebuild makes the database's instances anew from the name, flags and
+// input the file holds. The instances of one input may share storage (see
+// implicit.Instance), so a caller that keeps several instances' games at
+// once rebuilds before each.
+func (b *database) rebuild() error {
+	input, err := b.f.Input()
+	if err != nil {
+		return err
+	}
+	d, insts, err := games.Load(b.f.Game, b.f.Args, input, implicit.LoadConfig{MaxMemory: 1 << 62})
+	if err == nil && len(insts) != len(b.f.Sections) {
+		err = fmt.Errorf("the input gives %d instances, the file holds %d", len(insts), len(b.f.Sections))
 	}
 	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: rebuilding the game: %w", path, err)
+		return fmt.Errorf("%s: rebuilding the game: %w", b.f.Path(), err)
 	}
-	return &database{f, d, insts}, nil
+	b.d, b.insts = d, insts
+	return nil
 }
 
 // instance returns section k's game as played, its values, and the game

@@ -21,6 +21,7 @@ Usage:
 	                                  from a database saved by solve -db FILE
 	retro verify FILE                 check a database against the game's rules
 	retro play [flags] FILE           play against perfect play from a database
+	retro serve [flags] FILE...       a web explorer and JSON API for databases
 	retro db info FILE                what a database holds, and its sizes
 	retro bench [-quick] [flags]      benchmark the engines on named workloads
 	retro info                        the CPU facts that benchmarks report
@@ -48,7 +49,7 @@ func helpCmd(args []string, e *env) error {
 		return nil
 	}
 	commands := map[string]func([]string, *env) error{"grundy": grundyCmd, "sum": sumCmd, "bench": benchCmd,
-		"query": queryCmd, "verify": verifyCmd, "play": playCmd}
+		"query": queryCmd, "verify": verifyCmd, "play": playCmd, "serve": serveCmd}
 	switch args[0] {
 	case "help":
 		fmt.Fprintln(e.stdout, "Usage: retro help [COMMAND | GAME]\n\nWithout a topic, the commands and the games; with one, the command's or the\ngame's usage, input, output and flags.")

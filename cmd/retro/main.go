@@ -6,6 +6,11 @@
 //	retro solve GAME [flags] [FILE|-]
 //	retro grundy [flags] FILE|-
 //	retro sum [flags] FILE:VERTEX [FILE:VERTEX ...]
+//	retro query FILE [POSITION...]
+//	retro verify FILE
+//	retro play [flags] FILE [POSITION]
+//	retro serve [flags] FILE...
+//	retro db info FILE
 //	retro bench [flags]
 //	retro info
 //	retro help [COMMAND]
@@ -139,6 +144,8 @@ func dispatch(args []string, e *env) error {
 		return playCmd(args[1:], e)
 	case "db":
 		return dbCmd(args[1:], e)
+	case "serve":
+		return serveCmd(args[1:], e)
 	case "help", "-h", "-help", "--help":
 		return helpCmd(args[1:], e)
 	}

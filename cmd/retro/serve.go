@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/web"
+)
+
+const serveHelp = `Usage: retro serve [flags] FILE...
+
+A web explorer for the databases FILE... (saved by solve -db): open the
+address it prints in a browser to see any position's board, every move
+coloured by its value and depth, play either side, and the statistics.
+The same answers are a JSON API:
+
+	GET /api/games                      the games served
+	GET /api/games/ID                   one game's counts and depth histogram
+	GET /api/games/ID/start             the start, its value and its moves
+	GET /api/games/ID/position?p=TEXT   a position in the game's notation
+	                                    (lines joined by '/'), or ?index=N
+	GET /api/games/ID/random            a legal position drawn at random
+
+It listens on the loopback interface unless -addr says otherwise; it only
+reads the databases, and stops on an interrupt.
+
+Flags:
+`
+
+func serveCmd(args []string, e *env) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port; host empty: every interface)")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), serveHelp); fs.PrintDefaults() }
+	if err := parseFlags(fs, args, e); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("serve: no database FILE given")
+	}
+	games, closeAll, err := serveGames(fs.Args(), e)
+	defer closeAll()
+	if err != nil {
+		return err
+	}
+	srv, err := web.New(games)
+	if err != nil {
+		return err
+	}
+	srv.Log = log.New(e.stderr, "retro: serve: ", log.LstdFlags)
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("serve: %v", err)
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          srv.Log,
+	}
+	where := "on the loopback interface only; -addr :8080 listens on every interface"
+	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
+		where = "on every interface: anyone who can reach this machine can read these databases"
+		if !ip.IsUnspecified() {
+			where = "on " + ip.String()
+		}
+	}
+	fmt.Fprintf(e.stderr, "retro: serving %d %s at http://%s/ (%s); interrupt to stop\n",
+		len(games), plural(uint64(len(games)), "game", "games"), ln.Addr(), where)
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve: %v", err)
+	case <-e.ctx.Done():
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("serve: %v", err)
+	}
+	fmt.Fprintln(e.stderr, "retro: serve: stopped")
+	return nil
+}
+
+// serveGames opens the databases at paths and returns one web.Game per
+// instance, and a function that closes the files.
+func serveGames(paths []string, e *env) ([]*web.Game, func(), error) {
+	var open []*database
+	closeAll := func() {
+		for _, b := range open {
+			b.f.Close()
+		}
+	}
+	var games []*web.Game
+	ids := map[string]bool{}
+	for _, path := range paths {
+		b, err := openDatabase(path)
+		if err != nil {
+			return nil, closeAll, err
+		}
+		open = append(open, b)
+		base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		for k := range b.f.Sections {
+			if k > 0 {
+				// Instance k-1's game stays as it is, served beside k's.
+				if err := b.rebuild(); err != nil {
+					return nil, closeAll, err
+				}
+			}
+			p, _, err := b.instance(k, false)
+			if err != nil {
+				return nil, closeAll, err
+			}
+			sec := &b.f.Sections[k]
+			if sec.Depths == nil {
+				// A file from before the header counted depths.
+				fmt.Fprintf(e.stderr, "retro: serve: counting the depths of %s\n", path)
+				if sec.Depths, err = b.f.Table(k).CountDepths(e.ctx, 0); err != nil {
+					return nil, closeAll, err
+				}
+			}
+			id, title := base, gameCommand(b.f.Header)
+			if len(b.f.Sections) > 1 {
+				id = fmt.Sprintf("%s.%d", base, k+1)
+				if sec.Label != "" {
+					title += ", " + sec.Label
+				}
+			}
+			id = uniqueID(safeID(id), ids)
+			g := &web.Game{ID: id, Title: fmt.Sprintf("%s (%s)", title, filepath.Base(path)), Kind: b.f.Game,
+				Solved: p, Section: sec}
+			if st, ok := p.Game.(implicit.Starter); ok {
+				s := st.Start()
+				g.Start = &s
+			}
+			games = append(games, g)
+		}
+	}
+	return games, closeAll, nil
+}
+
+// safeID keeps the characters a game's ID may hold (letters, digits and
+// ".-_"), replacing the others by '_'.
+func safeID(id string) string {
+	id = strings.Map(func(r rune) rune {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune(".-_", r) {
+			return r
+		}
+		return '_'
+	}, id)
+	if len(id) > 48 {
+		id = id[:48]
+	}
+	if id == "" {
+		id = "game"
+	}
+	return id
+}
+
+// uniqueID returns id, or id with a suffix if it is taken, and takes it.
+func uniqueID(id string, taken map[string]bool) string {
+	u := id
+	for k := 2; taken[u]; k++ {
+		u = fmt.Sprintf("%s_%d", id, k)
+	}
+	taken[u] = true
+	return u
+}
