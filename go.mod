@@ -3,6 +3,7 @@ module github.com/retro-solver/retro
 go 1.26.0
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/klauspost/compress v1.20.3
 	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/pkg/profile v1.7.0
@@ -10,7 +11,9 @@ require (
 )
 
 require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/felixge/fgprof v0.9.3 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/pprof v0.0.0-20211214055906-6f57359322fd // indirect
 	golang.org/x/sys v0.41.0 // indirect
 )

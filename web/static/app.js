@@ -122,6 +122,11 @@ function after(rows, m) {
   return out.map((r) => r.join(""));
 }
 
+// stepGames are the games whose moves drop a piece or move one from a cell
+// to another, so that a move is shown by the cell it lands on (a Quixo move
+// pushes a whole line: its list entry shows it).
+const stepGames = new Set(["teeko", "pawns", "police"]);
+
 // drawBoard draws the current position and, over it, each move that lands
 // on one cell as a dot coloured by its worth (the best one per cell).
 function drawBoard(pos) {
@@ -137,7 +142,7 @@ function drawBoard(pos) {
   const centre = drawGrid(svg, state.game.kind, rows, cell);
   const seen = new Set();
   for (const m of pos.moves) {
-    const t = target(m);
+    const t = stepGames.has(state.game.kind) ? target(m) : null;
     if (!t || seen.has(t.join())) continue;
     seen.add(t.join());
     const [cx, cy] = centre(t[0], t[1]);
