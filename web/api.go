@@ -54,11 +54,12 @@ type positionJSON struct {
 	Moves    []moveJSON `json:"moves"`
 }
 
-// moveJSON is a move: the position it leads to, that position's value for
-// the player who moves there (the opponent), the cells of the board it
-// changes ([row, column]) and what they hold after it, one character each.
+// moveJSON is a move: the position it leads to (its text only up to
+// MaxMoveText bytes), that position's value for the player who moves there
+// (the opponent), the cells of the board it changes ([row, column]) and
+// what they hold after it, one character each.
 type moveJSON struct {
-	Position string   `json:"position"`
+	Position string   `json:"position,omitempty"`
 	Index    uint64   `json:"index"`
 	Value    string   `json:"value"`
 	Depth    *uint64  `json:"depth,omitempty"`
@@ -91,6 +92,9 @@ func (s *Server) position(g *Game, p uint64) (*positionJSON, error) {
 	for _, m := range moves {
 		mt := query.OneLine(g.Solved.Game, m.To)
 		changed, cells := j.Board.changed(parseBoard(mt))
+		if len(mt) > MaxMoveText {
+			mt = ""
+		}
 		j.Moves = append(j.Moves, moveJSON{Position: mt, Index: m.To, Value: m.Value.String(),
 			Depth: depthOf(m.Entry), Changed: changed, Cells: cells})
 	}

@@ -4,12 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit/police"
 	"github.com/retro-solver/retro/query"
+	"github.com/retro-solver/retro/web"
 )
 
 type moveResp struct {
@@ -234,7 +239,7 @@ func TestPageFiles(t *testing.T) {
 // its 4xx status and a one-line JSON error.
 func TestBadRequests(t *testing.T) {
 	fx := newFixture(t)
-	long := strings.Repeat("X", 5000)
+	long := strings.Repeat("X", 40000)
 	cases := []struct {
 		method, path string
 		status       int
@@ -257,8 +262,8 @@ func TestBadRequests(t *testing.T) {
 		{"GET", "/api/games/q3/position?p=", 400, "want 3 rows"},
 		{"GET", "/api/games/q3/position?p=bad", 400, "want 3 rows"},
 		{"GET", "/api/games/q3/position?p=XX/.../.../X+to+move", 400, "position"},
-		{"GET", "/api/games/q3/position?p=" + long, 400, "at most 4096"},
-		{"GET", "/api/games/q3/position?p=" + strings.Repeat("%FF", 5000), 414, "at most 8192"},
+		{"GET", "/api/games/q3/position?p=" + long, 400, "at most 32768"},
+		{"GET", "/api/games/q3/position?p=" + strings.Repeat("%FF", 33000), 414, "at most 98304"},
 		{"GET", "/api/games/q3/position?p=%FF%FE%00", 400, "position"},
 		{"GET", "/api/games/q3/position?index=abc", 400, "want a number from 0 to 39365"},
 		{"GET", "/api/games/q3/position?index=-1", 400, "want a number"},
@@ -268,7 +273,7 @@ func TestBadRequests(t *testing.T) {
 		{"GET", "/api/games/q3/position?index=1&index=2", 400, "given 2 times"},
 		{"GET", "/api/games/q3/position?q=1", 400, `unknown parameter "q"`},
 		{"GET", "/api/games/q3/position?p=%zz", 400, "malformed query"},
-		{"GET", "/api/games/q3/position?" + strings.Repeat("a", 9000), 414, "query of 9000 bytes"},
+		{"GET", "/api/games/q3/position?" + strings.Repeat("a", 99000), 414, "query of 99000 bytes"},
 		{"GET", "/api/games/pawns/position?p=" + url.QueryEscape("4 5/...#O/.#..#/#O#../.#..X/Blue to move"), 400, "position"},
 		{"GET", "/api/games/graph/position?p=vertex+99", 400, "position"},
 		{"GET", "/api/games/graph/start", 404, "has no start"},
@@ -330,4 +335,44 @@ func FuzzAPI(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLargeBoard serves a 34 x 34 police board, whose positions are over
+// a kilobyte of text: a move comes without its text, by its index and the
+// cells it changes, and the whole board's text is still read back.
+func TestLargeBoard(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.police")
+	if err := os.WriteFile(path, []byte(police.Random(34, 34, 0.3, 0.01, 3).String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sg := solveToDB(t, "big", "police", nil, path)
+	s, err := web.New([]*web.Game{sg.Game})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := &fixture{games: map[string]*solvedGame{"big": sg}, srv: httptest.NewServer(s)}
+	defer fx.srv.Close()
+	var p positionResp
+	fx.getJSON(t, "/api/games/big/start", &p)
+	checkPosition(t, sg, p)
+	if len(p.Position) <= web.MaxMoveText || len(p.Board.Rows) != 34 || len(p.Moves) == 0 {
+		t.Fatalf("start: %d bytes of text, %d rows, %d moves", len(p.Position), len(p.Board.Rows), len(p.Moves))
+	}
+	for _, m := range p.Moves {
+		if m.Position != "" {
+			t.Fatalf("a move's text of %d bytes is in the answer", len(m.Position))
+		}
+		var to positionResp
+		fx.getJSON(t, fmt.Sprintf("/api/games/big/position?index=%d", m.Index), &to)
+		for i, c := range m.Changed {
+			if to.Board.Rows[c[0]][c[1]] != m.Cells[i] {
+				t.Fatalf("move to %d: cell %v holds %q, the move said %q", m.Index, c, to.Board.Rows[c[0]][c[1]], m.Cells[i])
+			}
+		}
+	}
+	var byText positionResp
+	fx.getJSON(t, "/api/games/big/position?p="+url.QueryEscape(p.Position), &byText)
+	if byText.Index != p.Index {
+		t.Fatalf("the start's text reads back as %d, want %d", byText.Index, p.Index)
+	}
 }

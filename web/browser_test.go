@@ -127,6 +127,24 @@ func TestBrowserPlaysQuixo(t *testing.T) {
 	if e := eval(`document.querySelector("#error").textContent`); e != "" {
 		t.Fatalf("the page shows an error: %q", e)
 	}
+
+	// Every other game's page draws its board and plays its best move.
+	for _, id := range []string{"pawns", "police", "graph"} {
+		run("loading "+id, chromedp.Steps(chromedp.Navigate(fx.srv.URL+"/?game="+id),
+			chromedp.WaitVisible(chromedp.CSS("#history .ply"))))
+		if n := eval(`String(document.querySelectorAll("#board > *").length)`); n == "0" {
+			t.Fatalf("%s: no board drawn", id)
+		}
+		if eval(`String(document.querySelector("#moves li.move.best") !== null)`) == "true" {
+			run(id+": best move", chromedp.Click(chromedp.CSS("#best")))
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll("#history .ply").length === 2`)); err != nil {
+				t.Fatalf("%s: the best move was not played: %v", id, err)
+			}
+		}
+		if e := eval(`document.querySelector("#error").textContent`); e != "" {
+			t.Fatalf("%s: the page shows an error: %q", id, e)
+		}
+	}
 }
 
 // screenshot takes a picture of the page, checks that it shows moves in the

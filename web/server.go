@@ -40,10 +40,15 @@ type Game struct {
 // Limits bound what one request may ask for.
 const (
 	// MaxPosition is the longest position text accepted, in bytes: a
-	// 16 x 16 board with its caption takes under 400.
-	MaxPosition = 4096
-	// maxQuery bounds the raw query string.
-	maxQuery = 2 * MaxPosition
+	// 16 x 16 board with its caption takes under 400, a 128 x 128 one
+	// 16.5 KiB. (Larger boards are asked for by index.)
+	MaxPosition = 32 << 10
+	// maxQuery bounds the raw query string: a position percent-encoded.
+	maxQuery = 3 * MaxPosition
+	// MaxMoveText is the longest text of a move's position that an answer
+	// includes: beyond it, a move is its index and the cells it changes,
+	// so that an answer on a large board stays small.
+	MaxMoveText = 1024
 	// randomTries bounds the indices drawn to find a legal one at random.
 	randomTries = 10000
 )

@@ -84,17 +84,26 @@ func run(ctx context.Context, c config) (*result, error) {
 		Timeout:   10 * time.Second,
 	}
 	defer client.CloseIdleConnections()
-	// The positions to ask for: their text, as a user's page would send it.
+	// The positions to ask for: by their text, as a user types it, or by
+	// index where the text is long (a large board), as the page does.
 	var texts []string
-	seen := map[string]bool{}
+	seen := map[uint64]bool{}
 	for i := 0; len(texts) < c.positions && i < 10*c.positions; i++ {
-		var p struct{ Position string }
+		var p struct {
+			Position string
+			Index    uint64
+		}
 		if err := getJSON(ctx, client, c.game+"/random", &p); err != nil {
 			return nil, err
 		}
-		if !seen[p.Position] {
-			seen[p.Position] = true
+		if seen[p.Index] {
+			continue
+		}
+		seen[p.Index] = true
+		if len(p.Position) <= 1024 {
 			texts = append(texts, c.game+"/position?p="+url.QueryEscape(p.Position))
+		} else {
+			texts = append(texts, fmt.Sprintf("%s/position?index=%d", c.game, p.Index))
 		}
 	}
 	r := &result{clients: c.clients}

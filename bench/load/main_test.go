@@ -21,7 +21,8 @@ func TestRunCountsAndStops(t *testing.T) {
 		case !strings.HasPrefix(r.URL.Path, "/api/games/g/"):
 			http.NotFound(w, r)
 		case strings.HasSuffix(r.URL.Path, "/random"):
-			fmt.Fprintf(w, `{"position":"p%d"}`, random.Add(1)%7)
+			k := random.Add(1) % 7
+			fmt.Fprintf(w, `{"position":"p%d","index":%d}`, k, k)
 		case strings.HasSuffix(r.URL.Path, "/position") && n.Add(1)%10 == 0:
 			http.Error(w, `{"error":"no"}`, http.StatusBadRequest)
 		case strings.HasSuffix(r.URL.Path, "/position"):

@@ -66,7 +66,7 @@ func serveCmd(args []string, e *env) error {
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    128 << 10, // a request line with a large board's position
 		ErrorLog:          srv.Log,
 	}
 	where := "on the loopback interface only; -addr :8080 listens on every interface"

@@ -82,28 +82,32 @@ function drawGrid(svg, kind, rows, cell) {
   svg.setAttribute("width", w * cell);
   svg.setAttribute("height", h * cell);
   const gap = cell >= 12 ? 1 : 0;
+  // Pieces go over every cell: on small cells they are drawn larger.
+  const pieces = el("svg:g");
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
       const ch = rows[r][c];
       const st = styles[ch] || (ch === "." ? {} : { label: ch });
       svg.append(el("svg:rect", { x: c * cell + gap, y: r * cell + gap, width: cell - 2 * gap, height: cell - 2 * gap,
         fill: st.bg || "var(--cell)", rx: cell / 10, "data-cell": `${r},${c}` }));
-      const cx = c * cell + cell / 2, cy = r * cell + cell / 2, rad = cell * 0.36;
+      // On a large board's small cells, pieces stay big enough to see.
+      const cx = c * cell + cell / 2, cy = r * cell + cell / 2, rad = Math.max(cell * 0.36, st.label ? 6 : 0);
       if (st.piece === "disk") {
-        svg.append(el("svg:circle", { cx, cy, r: rad, fill: st.fill, stroke: st.ring || "none", "stroke-width": cell / 10 }));
+        pieces.append(el("svg:circle", { cx, cy, r: rad, fill: st.fill, stroke: st.ring || "none", "stroke-width": Math.max(cell / 10, 1.5) }));
       } else if (st.piece === "cross") {
         const d = rad * 0.75;
-        svg.append(el("svg:path", { d: `M${cx - d} ${cy - d}L${cx + d} ${cy + d}M${cx + d} ${cy - d}L${cx - d} ${cy + d}`,
+        pieces.append(el("svg:path", { d: `M${cx - d} ${cy - d}L${cx + d} ${cy + d}M${cx + d} ${cy - d}L${cx - d} ${cy + d}`,
           stroke: "#222", "stroke-width": cell / 9, "stroke-linecap": "round" }));
       } else if (st.piece === "ring") {
-        svg.append(el("svg:circle", { cx, cy, r: rad * 0.8, fill: "none", stroke: "#c0392b", "stroke-width": cell / 9 }));
+        pieces.append(el("svg:circle", { cx, cy, r: rad * 0.8, fill: "none", stroke: "#c0392b", "stroke-width": cell / 9 }));
       }
       if (st.label && cell >= 16) {
-        svg.append(el("svg:text", { x: cx, y: cy + cell * 0.14, "text-anchor": "middle", "font-size": cell * 0.4,
+        pieces.append(el("svg:text", { x: cx, y: cy + cell * 0.14, "text-anchor": "middle", "font-size": cell * 0.4,
           "font-weight": "bold", fill: st.piece ? "#fff" : "#222" }, st.label));
       }
     }
   }
+  svg.append(pieces);
   return (r, c) => [c * cell + cell / 2, r * cell + cell / 2];
 }
 
@@ -146,10 +150,10 @@ function drawBoard(pos) {
     if (!t || seen.has(t.join())) continue;
     seen.add(t.join());
     const [cx, cy] = centre(t[0], t[1]);
-    const dot = el("svg:circle", { cx, cy, r: Math.max(2, cell * 0.16), class: "movedot", fill: `var(--${forMover[m.value]})`,
+    const dot = el("svg:circle", { cx, cy, r: Math.max(4, cell * 0.16), class: "movedot", fill: `var(--${forMover[m.value]})`,
       stroke: "#fff", "stroke-width": Math.max(1, cell / 28), cursor: "pointer" });
     dot.append(el("svg:title", {}, moveVerdict(m)));
-    dot.addEventListener("click", () => play(m.position));
+    dot.addEventListener("click", () => play(m));
     svg.append(dot);
   }
 }
@@ -170,7 +174,7 @@ function drawGraph(svg, pos) {
     g.append(el("svg:circle", { cx: x, cy: y, r: 22, fill: colour }));
     g.append(el("svg:text", { x, y: y + 5, "text-anchor": "middle", fill: "#fff", "font-size": 13 }, String(m.index)));
     g.append(el("svg:title", {}, moveVerdict(m)));
-    g.addEventListener("click", () => play(m.position));
+    g.addEventListener("click", () => play(m));
     svg.append(g);
   });
   svg.append(el("svg:circle", { cx: mid, cy: mid, r: 30, fill: "#fff", stroke: `var(--${pos.value})`, "stroke-width": 5 }));
@@ -185,6 +189,13 @@ function thumbnail(pos, m) {
   const svg = el("svg:svg", { class: "thumb" });
   drawGrid(svg, state.game.kind, rows, Math.floor(48 / Math.max(rows.length, rows[0].length)));
   return svg;
+}
+
+// moveCells words a move by the cells it changes, (row, column) from 1,
+// for a large board whose positions' text is left out.
+function moveCells(m) {
+  if (!m.changed || m.changed.length === 0) return `a pass (index ${m.index})`;
+  return m.changed.map(([r, c], i) => `(${r + 1}, ${c + 1}) ${m.cells[i]}`).join(", ");
 }
 
 // --- The page --------------------------------------------------------------
@@ -205,12 +216,12 @@ function show() {
   list.replaceChildren();
   pos.moves.forEach((m, i) => {
     const li = el("li", { class: `move ${forMover[m.value]}${i === 0 ? " best" : ""}`, tabindex: 0,
-      title: `leads to ${m.position}: ${plies(m.value, m.depth)} for the opponent` });
+      title: `leads to ${m.position || "index " + m.index}: ${plies(m.value, m.depth)} for the opponent` });
     const th = thumbnail(pos, m);
     if (th) li.append(th);
-    li.append(el("span", { class: "verdict" }, moveVerdict(m)), el("span", { class: "text" }, m.position));
-    li.addEventListener("click", () => play(m.position));
-    li.addEventListener("keydown", (e) => { if (e.key === "Enter") play(m.position); });
+    li.append(el("span", { class: "verdict" }, moveVerdict(m)), el("span", { class: "text" }, m.position || moveCells(m)));
+    li.addEventListener("click", () => play(m));
+    li.addEventListener("keydown", (e) => { if (e.key === "Enter") play(m); });
     li.addEventListener("mouseenter", () => highlight(m.changed));
     li.addEventListener("mouseleave", () => highlight(null));
     list.append(li);
@@ -227,8 +238,10 @@ function show() {
   $("undo").disabled = state.history.length < 2;
   $("best").disabled = over;
   const url = new URL(location);
+  url.search = "";
   url.searchParams.set("game", state.game.id);
-  url.searchParams.set("p", pos.position);
+  if (pos.position.length <= 1024) url.searchParams.set("p", pos.position);
+  else url.searchParams.set("i", pos.index);
   history.replaceState(null, "", url);
   setTimeout(autoPlay, 400);
 }
@@ -246,7 +259,7 @@ function autoPlay() {
   const who = $("auto").value, pos = current();
   if (state.busy || who === "none" || pos.moves.length === 0) return;
   const ply = state.history.length - 1;
-  if (who === "both" || (who === "first") === (ply % 2 === 0)) play(pos.moves[0].position);
+  if (who === "both" || (who === "first") === (ply % 2 === 0)) play(pos.moves[0]);
 }
 
 // run does one request, shows its error if it fails, and keeps the page
@@ -268,9 +281,15 @@ function positionPath(text) {
   return `games/${encodeURIComponent(state.game.id)}/position?p=${encodeURIComponent(text)}`;
 }
 
-function play(text) {
+function indexPath(i) {
+  return `games/${encodeURIComponent(state.game.id)}/position?index=${encodeURIComponent(i)}`;
+}
+
+// play plays a move: the position it leads to, asked for by its index (a
+// large board's text is long, and a move's may be left out).
+function play(m) {
   return run(async () => {
-    state.history.push(await api(positionPath(text)));
+    state.history.push(await api(indexPath(m.index)));
     show();
   });
 }
@@ -320,7 +339,9 @@ function showStats(g) {
   svg.append(el("svg:line", { x1: 0, y1: mid, x2: W, y2: mid, stroke: "#888", "stroke-width": 0.5 }));
 }
 
-async function chooseGame(id, position) {
+// chooseGame shows game id from its start, or from the position the page's
+// address names (want: its p or i parameter).
+async function chooseGame(id, want = {}) {
   await run(async () => {
     state.game = await api(`games/${encodeURIComponent(id)}`);
   });
@@ -328,8 +349,12 @@ async function chooseGame(id, position) {
   $("title").textContent = state.game.title;
   $("pos").disabled = !state.game.notation;
   showStats(state.game);
-  await begin(position ? positionPath(position) : startPath());
-  if (state.history.length === 0) await begin(startPath());
+  await begin(want.i != null ? indexPath(want.i) : want.p != null ? positionPath(want.p) : startPath());
+  if (state.history.length === 0) {
+    const why = $("error").textContent; // the address's position, refused
+    await begin(startPath());
+    $("error").textContent = why;
+  }
 }
 
 async function main() {
@@ -346,13 +371,13 @@ async function main() {
   $("start").addEventListener("click", () => begin(startPath()));
   $("random").addEventListener("click", () => begin(`games/${encodeURIComponent(state.game.id)}/random`));
   $("undo").addEventListener("click", () => { if (state.history.length > 1) { state.history.pop(); show(); } });
-  $("best").addEventListener("click", () => { const p = current(); if (p.moves.length) play(p.moves[0].position); });
+  $("best").addEventListener("click", () => { const p = current(); if (p.moves.length) play(p.moves[0]); });
   $("auto").addEventListener("change", autoPlay);
   $("goto").addEventListener("submit", (e) => { e.preventDefault(); begin(positionPath($("pos").value.trim())); });
   const params = new URL(location).searchParams;
   const id = state.games.some((g) => g.id === params.get("game")) ? params.get("game") : state.games[0].id;
   sel.value = id;
-  await chooseGame(id, params.get("p"));
+  await chooseGame(id, { i: params.get("i"), p: params.get("p") });
 }
 
 main();
