@@ -25,6 +25,21 @@ type Options struct {
 	// Workspace, if not nil, lends the parallel engine arrays from earlier
 	// solves and keeps this solve's for later ones (see Workspace).
 	Workspace *Workspace
+	// ReachableFrom, if not empty, has the engine solve only the positions
+	// reachable from these by moves, found by a forward pass first: the
+	// others come out Illegal, and the values of the reached ones are those
+	// of the whole game. It costs one bit per index more (three during the
+	// forward pass, before the solver's arrays exist).
+	ReachableFrom []uint64
+}
+
+// reachBytesPerIndex is the memory per index that ReachableFrom adds to a
+// solve: the set of reached positions.
+func (o Options) reachBytesPerIndex() float64 {
+	if len(o.ReachableFrom) == 0 {
+		return 0
+	}
+	return 1.0 / 8
 }
 
 // laneWidth returns the counter width, 16 or 32 bits, for positions with up

@@ -42,7 +42,10 @@ func Parallel(ctx context.Context, g implicit.Game, opt Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	if err := opt.CheckMemory(g.Size(), parBytesPerIndex(width)); err != nil {
+	if err := opt.CheckMemory(g.Size(), parBytesPerIndex(width)+opt.reachBytesPerIndex()); err != nil {
+		return nil, err
+	}
+	if g, err = restrict(ctx, g, opt); err != nil {
 		return nil, err
 	}
 	s := newParSolver(g, width, opt)

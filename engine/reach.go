@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 
 	"github.com/retro-solver/retro/bitset"
@@ -10,17 +11,29 @@ import (
 )
 
 // Reachable returns the number of positions of g reachable from start by
-// moves (start included), by a breadth-first forward pass over three bit
-// sets of g's size: reached, this level and the next. For a reduced
-// symmetric game it counts symmetry classes.
+// moves (start included). For a reduced symmetric game it counts symmetry
+// classes.
 func Reachable(ctx context.Context, g implicit.Game, start uint64, opt Options) (uint64, error) {
+	seen, err := ReachableSet(ctx, g, []uint64{start}, opt)
+	if err != nil {
+		return 0, err
+	}
+	return seen.Count(), nil
+}
+
+// ReachableSet returns the positions of g reachable from starts by moves
+// (the starts included), by a breadth-first forward pass over three bit
+// sets of g's size: reached, this level and the next. The set is closed
+// under moves.
+func ReachableSet(ctx context.Context, g implicit.Game, starts []uint64, opt Options) (bitset.Set, error) {
 	n := g.Size()
 	w := parallel.Workers(opt.Workers)
 	seen, cur, next := bitset.NewSet(n), bitset.NewSet(n), bitset.NewSet(n)
-	seen.Add(start)
-	cur.Add(start)
+	for _, s := range starts {
+		seen.Add(s)
+		cur.Add(s)
+	}
 	bufs := make([]workerBuf, w)
-	count := uint64(1)
 	for {
 		words := cur.Words()
 		err := parallel.For(ctx, w, uint64(len(words)), parallel.ChunkFor(uint64(len(words)), w, 64), func(wk int, lo, hi uint64) error {
@@ -40,13 +53,69 @@ func Reachable(ctx context.Context, g implicit.Game, start uint64, opt Options) 
 			return nil
 		})
 		if err != nil {
-			return 0, err
+			return bitset.Set{}, err
 		}
-		added := next.Count()
-		if added == 0 {
-			return count, nil
+		if next.Count() == 0 {
+			return seen, nil
 		}
-		count += added
 		cur, next = next, cur
 	}
+}
+
+// reached is a game restricted to a set of its positions closed under
+// moves (ReachableSet): the others are illegal, and un-moves leave them
+// out. On the positions of the set it has the same moves, so the same
+// values.
+type reached struct {
+	implicit.Game
+	in bitset.Set
+}
+
+func (r *reached) Classify(s uint64) implicit.Kind {
+	if !r.in.Test(s) {
+		return implicit.Illegal
+	}
+	return r.Game.Classify(s)
+}
+
+func (r *reached) Unmoves(t uint64, dst []uint64) []uint64 {
+	k := len(dst)
+	dst = r.Game.Unmoves(t, dst)
+	out := dst[:k]
+	for _, s := range dst[k:] {
+		if r.in.Test(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// reachedCounter is reached for a game that counts its moves.
+type reachedCounter struct {
+	reached
+	mc implicit.MoveCounter
+}
+
+func (r *reachedCounter) NumMoves(s uint64) uint64 { return r.mc.NumMoves(s) }
+
+// restrict returns g restricted to the positions reachable from
+// opt.ReachableFrom, or g itself if that is empty.
+func restrict(ctx context.Context, g implicit.Game, opt Options) (implicit.Game, error) {
+	if len(opt.ReachableFrom) == 0 {
+		return g, nil
+	}
+	for _, s := range opt.ReachableFrom {
+		if s >= g.Size() || g.Classify(s) == implicit.Illegal {
+			return nil, fmt.Errorf("engine: start %d is not a legal position", s)
+		}
+	}
+	set, err := ReachableSet(ctx, g, opt.ReachableFrom, opt)
+	if err != nil {
+		return nil, err
+	}
+	r := reached{g, set}
+	if mc, ok := g.(implicit.MoveCounter); ok {
+		return &reachedCounter{r, mc}, nil
+	}
+	return &r, nil
 }

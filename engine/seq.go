@@ -20,7 +20,10 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	if err := opt.CheckMemory(g.Size(), seqBytesPerIndex(width)); err != nil {
+	if err := opt.CheckMemory(g.Size(), seqBytesPerIndex(width)+opt.reachBytesPerIndex()); err != nil {
+		return nil, err
+	}
+	if g, err = restrict(ctx, g, opt); err != nil {
 		return nil, err
 	}
 	n := g.Size()
