@@ -81,6 +81,10 @@ type Section struct {
 	IndexSize uint64 `json:"indexSize"`
 	// Start is the start position's stored index, for games with one.
 	Start *uint64 `json:"start,omitempty"`
+	// Reachable says that only the positions reachable from the start were
+	// solved (retro solve -reachable): the others, "unreached", are stored
+	// as illegal.
+	Reachable bool `json:"reachable,omitempty"`
 	// Counts holds the number of indices by value (draw, win, loss,
 	// illegal, in engine.Value order); MaxDepth the largest depth.
 	Counts   [4]uint64 `json:"counts"`

@@ -161,6 +161,8 @@ func (db *File) checkHeader(hoff uint64) (uint64, error) {
 			return 0, damaged(db.path, part, "size %d", s.Size)
 		case s.Blocks.Length != s.NumBlocks()*entrySize || !in(&s.Blocks):
 			return 0, damaged(db.path, part, "the block table does not fit the size")
+		case s.Reachable && s.Start == nil:
+			return 0, damaged(db.path, part, "solved from a start it does not give")
 		case s.Start != nil && *s.Start >= s.Size:
 			return 0, damaged(db.path, part, "start %d out of range", *s.Start)
 		case s.Counts[0]+s.Counts[1]+s.Counts[2]+s.Counts[3] != s.Size:

@@ -29,6 +29,9 @@ type Source struct {
 	// its classes, nil otherwise; IndexSize is then the game's own size.
 	Directory []uint32
 	IndexSize uint64
+	// Reachable says that only the positions reachable from Start were
+	// solved: the others are stored as illegal.
+	Reachable bool
 }
 
 // Options tune a Writer. The zero value is valid.
@@ -124,8 +127,11 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 	// to decompress for a query, and the writer's memory does not depend
 	// on the depths.
 	blockSize := max(w.o.BlockSize/uint64(width)/dirGroup*dirGroup, dirGroup)
+	if src.Reachable && src.Start == nil {
+		return errors.New("db: a solve of the positions reachable from the start has no start")
+	}
 	s := Section{Label: src.Label, Size: n, IndexSize: n, Start: src.Start, MaxDepth: src.MaxDepth,
-		Width: width, BlockSize: blockSize}
+		Width: width, BlockSize: blockSize, Reachable: src.Reachable}
 	if src.Directory != nil {
 		s.IndexSize = src.IndexSize
 	}

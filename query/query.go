@@ -29,10 +29,15 @@ type Entry struct {
 	Depth uint64
 }
 
-// String writes the entry as GAMES.md does: "win 3", "loss 2", "draw".
+// String writes the entry as GAMES.md does: "win 3", "loss 2", "draw";
+// a legal position without a value, left out of a solve of what the start
+// reaches (engine.Options.ReachableFrom), is "unreached".
 func (e Entry) String() string {
-	if e.Value == engine.Win || e.Value == engine.Loss {
+	switch e.Value {
+	case engine.Win, engine.Loss:
 		return fmt.Sprintf("%v %d", e.Value, e.Depth)
+	case engine.Illegal:
+		return "unreached"
 	}
 	return e.Value.String()
 }

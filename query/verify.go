@@ -171,3 +171,23 @@ func check(g implicit.Game, v engine.Values, s uint64, val engine.Value, d uint6
 	}
 	return "", buf, nil
 }
+
+// Reached returns g restricted to the positions v holds a value for: the
+// others are illegal. A solve of only the positions a start reaches stores
+// the others as illegal; Verify of Reached(g, v) then checks the values of
+// the reached positions and that their moves lead only to reached ones (a
+// move to a position stored as illegal breaks a rule), which with the start
+// reached proves every reached value right.
+func Reached(g implicit.Game, v engine.Values) implicit.Game { return &reached{g, v} }
+
+type reached struct {
+	implicit.Game
+	v engine.Values
+}
+
+func (r *reached) Classify(s uint64) implicit.Kind {
+	if val, _, err := r.v.Lookup(s); err != nil || val == engine.Illegal {
+		return implicit.Illegal
+	}
+	return r.Game.Classify(s)
+}

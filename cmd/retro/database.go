@@ -294,6 +294,15 @@ func verifyCmd(args []string, e *env) error {
 		if err := tab.Load(e.ctx, *workers); err != nil {
 			return err
 		}
+		if tab.Section.Reachable {
+			// Only what the start reaches was solved.
+			if v, _, err := tab.Lookup(*tab.Start); err != nil || v == engine.Illegal {
+				failed = true
+				fmt.Fprintf(e.stdout, "FAILED %s: the start is not stored\n", b.f.Path())
+				continue
+			}
+			solved = query.Reached(solved, tab)
+		}
 		var checked atomic.Uint64
 		stop := func() {}
 		if *progress || e.isTerminal {
@@ -393,6 +402,9 @@ func dbCmd(args []string, e *env) error {
 			s.Counts[engine.Win], s.Counts[engine.Loss], s.Counts[engine.Draw], s.Counts[engine.Illegal], s.MaxDepth)
 		if s.Directory != nil {
 			fmt.Fprintf(out, "  one per symmetry class of the game's %d indices\n", s.IndexSize)
+		}
+		if s.Reachable {
+			fmt.Fprintln(out, "  only the positions reachable from the start: the illegal count holds the unreached ones")
 		}
 		if s.Start != nil {
 			if v, d, err := f.Table(k).Lookup(*s.Start); err == nil {

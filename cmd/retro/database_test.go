@@ -248,3 +248,73 @@ func TestDatabaseDamagedCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestReachableSolve solves quixo 3 x 3 from the start only and checks the
+// database against the whole solve's: the same value on every reached
+// position, the others unreached, as many reached as -stats counts; verify
+// passes, and a query of an unreached position says so.
+func TestReachableSolve(t *testing.T) {
+	full := saved(t, "quixo", "-n", "3")
+	part := saved(t, "quixo", "-n", "3", "-reachable")
+	out, errs, code := retro(t, "", "verify", part)
+	if code != 0 || !strings.HasPrefix(out, "ok ") {
+		t.Fatalf("verify: exit %d, %q %q", code, out, errs)
+	}
+	if out, _, _ := retro(t, "", "db", "info", part); !strings.Contains(out, "only the positions reachable from the start") {
+		t.Fatalf("db info: %q", out)
+	}
+	_, stats, _ := retro(t, "", "solve", "quixo", "-n", "3", "-stats")
+	var reachable uint64
+	if _, err := fmt.Sscanf(stats[strings.Index(stats, "reachable from the start:"):], "reachable from the start: %d", &reachable); err != nil {
+		t.Fatal(err)
+	}
+	bf, err := openDatabase(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bf.f.Close()
+	bp, err := openDatabase(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bp.f.Close()
+	pf, _, err := bf.instance(0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, _, err := bp.instance(0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached, unreached := uint64(0), uint64(0)
+	for s := range pp.Game.Size() {
+		ep, err := pp.Lookup(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ep.Value == engine.Illegal {
+			if unreached == 0 {
+				out, _, _ := retro(t, "", "query", "-index", fmt.Sprint(s), part)
+				if !strings.Contains(out, "\nunreached\n") {
+					t.Errorf("query of unreached index %d: %q", s, out)
+				}
+			}
+			unreached++
+			continue
+		}
+		if ef, _ := pf.Lookup(s); ef != ep {
+			t.Fatalf("position %d: %v reached, %v in the whole solve", s, ep, ef)
+		}
+	}
+	for k := range bp.f.Table(0).Size() {
+		if v, _, _ := bp.f.Table(0).Lookup(k); v != engine.Illegal {
+			reached++
+		}
+	}
+	if reached != reachable || unreached == 0 {
+		t.Fatalf("%d classes solved, -stats reaches %d; %d positions unreached", reached, reachable, unreached)
+	}
+	if _, errs, code := retro(t, "", "solve", "graph", "-reachable", "../../examples/small.graph"); code != 2 || !strings.Contains(errs, "no start") {
+		t.Fatalf("graph -reachable: exit %d, %q", code, errs)
+	}
+}

@@ -19,7 +19,10 @@ type summary struct {
 	Edges     uint64            `json:"edges"`
 	Start     *valueJSON        `json:"start,omitempty"`
 	Answer    string            `json:"answer,omitempty"`
-	Stats     *statsJSON        `json:"stats,omitempty"`
+	// ReachableOnly: only the positions reachable from the start were
+	// solved (-reachable); the "illegal" count holds the unreached ones.
+	ReachableOnly bool       `json:"reachable_only,omitempty"`
+	Stats         *statsJSON `json:"stats,omitempty"`
 }
 
 type valueJSON struct {
@@ -57,11 +60,12 @@ func valueOf(r *engine.Result, i uint64) valueJSON {
 // the game has one, and answer its line of text output.
 func (c *solveConfig) summarize(g implicit.Game, r *engine.Result, start *uint64, answer string) (*summary, error) {
 	s := &summary{
-		Positions: r.Size(),
-		Counts:    map[string]uint64{},
-		MaxDepth:  r.MaxDepth(),
-		Edges:     r.Edges(),
-		Answer:    answer,
+		Positions:     r.Size(),
+		Counts:        map[string]uint64{},
+		MaxDepth:      r.MaxDepth(),
+		Edges:         r.Edges(),
+		Answer:        answer,
+		ReachableOnly: c.reachable,
 	}
 	for v := range engine.Value(4) {
 		s.Counts[v.String()] = r.Count(v)
@@ -107,7 +111,9 @@ func writeStats(out io.Writer, s *summary) {
 	fmt.Fprintf(out, "%s: %s, %s, %s; max depth %d; %s walked back",
 		count(s.Positions, "position"), count(s.Counts["win"], "win"), count(s.Counts["loss"], "loss"),
 		count(s.Counts["draw"], "draw"), s.MaxDepth, count(s.Edges, "un-move"))
-	if n := s.Counts["illegal"]; n > 0 {
+	if n := s.Counts["illegal"]; n > 0 && s.ReachableOnly {
+		fmt.Fprintf(out, "; %s of the index %s no position or not reached from the start", count(n, "index"), plural(n, "is", "are"))
+	} else if n > 0 {
 		fmt.Fprintf(out, "; %s of the index %s no position", count(n, "index"), plural(n, "is", "are"))
 	}
 	fmt.Fprintln(out)

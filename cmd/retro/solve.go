@@ -36,6 +36,7 @@ type solveConfig struct {
 	profDir   string
 	stats     bool
 	json      bool
+	reachable bool              // -reachable: solve only what the start reaches
 	dbPath    string            // -db: where to save the solution
 	dbw       *db.Writer        // the database being written, with -db
 	baseBytes uint64            // the process's memory before the input
@@ -58,6 +59,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 	fs.BoolVar(&c.json, "json", false, "print the result as JSON (a summary, and per-vertex values for graphs)")
 	fs.StringVar(&c.profile, "profile", "", "write a `kind` of pprof profile of the solve: cpu, mem, block, mutex or trace")
 	fs.StringVar(&c.profDir, "profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")
+	fs.BoolVar(&c.reachable, "reachable", false, "solve only the positions reachable from the start; the others are left unsolved (\"unreached\")")
 	fs.StringVar(&c.dbPath, "db", "", "save the solution, every position's value and depth, to the database `file` (see retro query, verify, play)")
 	return fs, c
 }
@@ -277,6 +279,9 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 		s := st.Start()
 		start = &s
 	}
+	if c.reachable && start == nil {
+		return nil, usagef("solve %s: -reachable: the game has no start", d.Name)
+	}
 	limit := c.memoryLimit()
 	plan := memoryPlan{runtime: c.baseBytes, game: implicit.BytesOf(g), loaded: peakBytes()}
 	if c.dbw != nil {
@@ -301,6 +306,9 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 	if c.engine == "seq" {
 		plan.solver = engine.SequentialMemoryNeeded(solved.Size(), solved.MaxMoves())
 	}
+	if c.reachable {
+		plan.solver += solved.Size() / 8 // the set of reached positions
+	}
 	plan.solver = uint64(float64(plan.solver) * solverSlack)
 	if err := plan.check(solved.Size(), limit); err != nil {
 		return nil, err
@@ -308,7 +316,11 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 	if c.wantProgress() {
 		fmt.Fprintf(c.env.stderr, "retro: memory %s (%d bytes in all)\n", plan, plan.total())
 	}
-	r, err := c.run(solved, limit-(plan.runtime+plan.game+plan.db))
+	var from []uint64
+	if c.reachable {
+		from = []uint64{*start}
+	}
+	r, err := c.run(solved, limit-(plan.runtime+plan.game+plan.db), from)
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +329,7 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 			fmt.Fprintf(c.env.stderr, "retro: saving %d positions to %s\n", r.Size(), c.dbPath)
 		}
 		err := c.dbw.Add(c.ctx, db.Source{Label: label, Values: r, MaxDepth: r.MaxDepth(), Start: start,
-			Directory: directory, IndexSize: g.Size()})
+			Directory: directory, IndexSize: g.Size(), Reachable: c.reachable})
 		if err != nil {
 			return nil, err
 		}
@@ -366,9 +378,10 @@ func (c *solveConfig) memoryLimit() uint64 {
 
 // run solves g with the engine the flags choose, in at most solverBytes
 // of its own.
-func (c *solveConfig) run(g implicit.Game, solverBytes uint64) (*engine.Result, error) {
+func (c *solveConfig) run(g implicit.Game, solverBytes uint64, reachableFrom []uint64) (*engine.Result, error) {
 	o := c.options()
 	o.MaxMemory = max(solverBytes, 1)
+	o.ReachableFrom = reachableFrom
 	if c.engine == "seq" {
 		return engine.Sequential(c.ctx, g, o)
 	}

@@ -40,7 +40,7 @@ const forMover = { loss: "win", win: "loss", draw: "draw" };
 // plies words a value and depth: "win in 7", "loss in 4", "draw".
 function plies(value, depth) {
   if (value === "draw") return "draw";
-  if (value === "illegal") return "illegal";
+  if (value === "unreached") return "unreached (the database holds what the start reaches)";
   return `${value} in ${depth}`;
 }
 
