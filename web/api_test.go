@@ -246,6 +246,7 @@ func TestBadRequests(t *testing.T) {
 		says         string
 	}{
 		{"POST", "/api/games", 405, "GET or HEAD only"},
+		{"GET", "/api/games?all=1", 400, `unknown parameter "all"`},
 		{"DELETE", "/", 405, "GET or HEAD only"},
 		{"GET", "/nope", 404, "no such page"},
 		{"GET", "/static/app.js", 404, "no such page"},

@@ -163,7 +163,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // api answers the API route path (without its /api/ prefix).
 func (s *Server) api(r *http.Request, path string) (any, error) {
 	parts := strings.Split(path, "/")
+	q, err := parseQuery(r)
+	if err != nil {
+		return nil, err
+	}
 	if len(parts) == 1 && parts[0] == "games" {
+		if err := q.none(); err != nil {
+			return nil, err
+		}
 		list := make([]gameJSON, 0, len(s.order))
 		for _, g := range s.order {
 			list = append(list, s.info(g, false))
@@ -176,10 +183,6 @@ func (s *Server) api(r *http.Request, path string) (any, error) {
 	g, ok := s.games[parts[1]]
 	if !ok {
 		return nil, errorf(http.StatusNotFound, "no game %s", quote(parts[1]))
-	}
-	q, err := parseQuery(r)
-	if err != nil {
-		return nil, err
 	}
 	if len(parts) == 2 {
 		return s.info(g, true), q.none()
