@@ -175,10 +175,22 @@ func (r Ranks) Size() uint64 { return uint64(r.Counts[len(r.Counts)-1]) }
 // class's representative.
 func (r Ranks) Index(s uint64) uint64 {
 	c := r.S.Canonical(s)
-	k := uint64(r.Counts[c/512])
-	for p := c &^ 511; p < c; p++ {
+	g := c / 512
+	// Count the canonical positions on the shorter side of c in its group:
+	// before c up from the group's rank, or after c down from the next's.
+	if c%512 < 256 {
+		k := uint64(r.Counts[g])
+		for p := c &^ 511; p < c; p++ {
+			if r.S.IsCanonical(p) {
+				k++
+			}
+		}
+		return k
+	}
+	k := uint64(r.Counts[g+1]) - 1
+	for p := c + 1; p < min((g+1)*512, r.S.Size()); p++ {
 		if r.S.IsCanonical(p) {
-			k++
+			k--
 		}
 	}
 	return k
