@@ -128,6 +128,20 @@ func TestBrowserPlaysQuixo(t *testing.T) {
 		t.Fatalf("the page shows an error: %q", e)
 	}
 
+	// retro plays the second player: it answers a move by itself, and Undo
+	// goes back to the first player's turn.
+	run("restarting", chromedp.Steps(chromedp.Navigate(fx.srv.URL+"/?game=q3"),
+		chromedp.WaitVisible(chromedp.CSS("#moves li.move.best"))))
+	eval(`(() => { const a = document.querySelector("#auto"); a.value = "second"; a.dispatchEvent(new Event("change")); return "" })()`)
+	run("a move against retro", chromedp.Click(chromedp.CSS("#moves li.move.best")))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll("#history .ply").length === 3`)); err != nil {
+		t.Fatalf("retro did not answer: %v", err)
+	}
+	run("undo", chromedp.Click(chromedp.CSS("#undo")))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll("#history .ply").length === 1`)); err != nil {
+		t.Fatalf("undo did not go back to the first player's turn: %v", err)
+	}
+
 	// Every other game's page draws its board and plays its best move.
 	for _, id := range []string{"pawns", "police", "graph"} {
 		run("loading "+id, chromedp.Steps(chromedp.Navigate(fx.srv.URL+"/?game="+id),

@@ -254,12 +254,16 @@ function highlight(cells) {
   }
 }
 
+// retroToMove reports whether "retro plays" has retro move now.
+function retroToMove() {
+  const who = $("auto").value, ply = state.history.length - 1;
+  return who === "both" || (who !== "none" && (who === "first") === (ply % 2 === 0));
+}
+
 // autoPlay plays the best move when it is retro's turn.
 function autoPlay() {
-  const who = $("auto").value, pos = current();
-  if (state.busy || who === "none" || pos.moves.length === 0) return;
-  const ply = state.history.length - 1;
-  if (who === "both" || (who === "first") === (ply % 2 === 0)) play(pos.moves[0]);
+  const pos = current();
+  if (!state.busy && pos.moves.length > 0 && retroToMove()) play(pos.moves[0]);
 }
 
 // run does one request, shows its error if it fails, and keeps the page
@@ -370,7 +374,13 @@ async function main() {
   sel.addEventListener("change", () => { state.history = []; chooseGame(sel.value); });
   $("start").addEventListener("click", () => begin(startPath()));
   $("random").addEventListener("click", () => begin(`games/${encodeURIComponent(state.game.id)}/random`));
-  $("undo").addEventListener("click", () => { if (state.history.length > 1) { state.history.pop(); show(); } });
+  $("undo").addEventListener("click", () => {
+    if (state.history.length < 2) return;
+    state.history.pop();
+    // Back to a turn of the player, not one retro would replay at once.
+    if (state.history.length > 1 && retroToMove()) state.history.pop();
+    show();
+  });
   $("best").addEventListener("click", () => { const p = current(); if (p.moves.length) play(p.moves[0]); });
   $("auto").addEventListener("change", autoPlay);
   $("goto").addEventListener("submit", (e) => { e.preventDefault(); begin(positionPath($("pos").value.trim())); });
