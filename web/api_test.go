@@ -3,6 +3,7 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -375,5 +376,41 @@ func TestLargeBoard(t *testing.T) {
 	fx.getJSON(t, "/api/games/big/position?p="+url.QueryEscape(p.Position), &byText)
 	if byText.Index != p.Index {
 		t.Fatalf("the start's text reads back as %d, want %d", byText.Index, p.Index)
+	}
+}
+
+// TestDamagedBlock damages the block of a served database: a position in
+// it answers 500 with the error naming the block, and the server logs it.
+func TestDamagedBlock(t *testing.T) {
+	sg := solveToDB(t, "q3", "quixo", []string{"-n=3"}, "")
+	f, err := os.OpenFile(sg.path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first block starts after the 8-byte magic (quixo has no input).
+	if _, err := f.WriteAt([]byte{0xff, 0xff, 0xff, 0xff}, 12); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	s, err := web.New([]*web.Game{sg.Game})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged strings.Builder
+	s.Log = log.New(&logged, "", 0)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	r, err := http.Get(srv.URL + "/api/games/q3/start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var body struct{ Error string }
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	if r.StatusCode != http.StatusInternalServerError || !strings.Contains(body.Error, "block 0: checksum mismatch") ||
+		!strings.Contains(logged.String(), "checksum mismatch") {
+		t.Fatalf("%d %q, logged %q", r.StatusCode, body.Error, logged.String())
 	}
 }

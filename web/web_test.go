@@ -23,6 +23,7 @@ import (
 // memory beside it as the oracle.
 type solvedGame struct {
 	*web.Game
+	path   string // the database file
 	game   implicit.Game
 	result *engine.Result
 	index  func(uint64) uint64 // game index -> index in result
@@ -75,6 +76,7 @@ func solveToDB(t testing.TB, id, name string, args []string, inputFile string) *
 		stored = &i
 	}
 	path := filepath.Join(t.TempDir(), id+".db")
+	sg.path = path
 	w, err := db.Create(path, name, args, input, db.Options{})
 	if err != nil {
 		t.Fatal(err)
