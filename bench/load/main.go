@@ -12,9 +12,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -120,10 +120,10 @@ func run(ctx context.Context, c config) (*result, error) {
 	var wg sync.WaitGroup
 	for k := range c.clients {
 		wg.Go(func() {
-			buf := make([]byte, 64<<10)
+			var buf bytes.Buffer
 			for i := k; ctx.Err() == nil && budget.Add(-1) >= 0; i++ {
 				t0 := time.Now()
-				err := get(ctx, client, texts[i%len(texts)], buf)
+				err := getPosition(ctx, client, texts[i%len(texts)], &buf)
 				if ctx.Err() != nil {
 					return // cut off by the end of the run, not a failure
 				}
@@ -149,45 +149,43 @@ func run(ctx context.Context, c config) (*result, error) {
 	return r, nil
 }
 
-// get fetches one position and checks it is a 200 with a JSON body.
-func get(ctx context.Context, client *http.Client, u string, buf []byte) error {
+// get fetches u and returns its body, read into buf, or an error for a
+// status other than 200.
+func get(ctx context.Context, client *http.Client, u string, buf *bytes.Buffer) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
-	n, err := io.ReadFull(resp.Body, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return err
+	buf.Reset()
+	if _, err := buf.ReadFrom(resp.Body); err != nil {
+		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: %s: %s", u, resp.Status, strings.TrimSpace(string(buf[:n])))
+		return nil, fmt.Errorf("%s: %s: %s", u, resp.Status, strings.TrimSpace(string(buf.Bytes()[:min(buf.Len(), 1024)])))
 	}
-	if n == 0 || buf[0] != '{' {
-		return fmt.Errorf("%s: not a JSON object", u)
+	return buf.Bytes(), nil
+}
+
+// getPosition fetches one position and checks it is a JSON object.
+func getPosition(ctx context.Context, client *http.Client, u string, buf *bytes.Buffer) error {
+	body, err := get(ctx, client, u, buf)
+	if err == nil && (len(body) == 0 || body[0] != '{') {
+		err = fmt.Errorf("%s: not a JSON object", u)
 	}
-	return nil
+	return err
 }
 
 func getJSON(ctx context.Context, client *http.Client, u string, v any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	body, err := get(ctx, client, u, new(bytes.Buffer))
 	if err != nil {
 		return err
 	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
-		return fmt.Errorf("%s: %s: %s", u, resp.Status, strings.TrimSpace(string(b)))
-	}
-	return json.NewDecoder(resp.Body).Decode(v)
+	return json.Unmarshal(body, v)
 }
 
 // sampleRSS records the resident memory of process pid once a second, and
