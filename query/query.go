@@ -29,17 +29,33 @@ type Entry struct {
 	Depth uint64
 }
 
-// String writes the entry as GAMES.md does: "win 3", "loss 2", "draw";
-// a legal position without a value, left out of a solve of what the start
-// reaches (engine.Options.ReachableFrom), is "unreached".
+// String writes the entry as GAMES.md does: "win 3", "loss 2", "draw",
+// "unreached" (see Name).
 func (e Entry) String() string {
-	switch e.Value {
-	case engine.Win, engine.Loss:
-		return fmt.Sprintf("%v %d", e.Value, e.Depth)
-	case engine.Illegal:
+	if d := e.DepthOf(); d != nil {
+		return fmt.Sprintf("%s %d", e.Name(), *d)
+	}
+	return e.Name()
+}
+
+// Name names the entry's value: "win", "loss", "draw", or "unreached" for
+// a legal position without a value, left out of a solve of what the start
+// reaches (engine.Options.ReachableFrom).
+func (e Entry) Name() string {
+	if e.Value == engine.Illegal {
 		return "unreached"
 	}
 	return e.Value.String()
+}
+
+// DepthOf returns the entry's depth for a win or a loss, and nil for the
+// others, as JSON answers leave it out.
+func (e Entry) DepthOf() *uint64 {
+	if e.Value != engine.Win && e.Value != engine.Loss {
+		return nil
+	}
+	d := e.Depth
+	return &d
 }
 
 // Move is a move to position To, with To's entry (for the player to move

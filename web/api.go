@@ -67,24 +67,6 @@ type moveJSON struct {
 	Cells    string   `json:"cells,omitempty"`
 }
 
-// valueOf names an entry's value for JSON: "win", "loss", "draw", or
-// "unreached" for a position a solve of what the start reaches left out.
-func valueOf(e query.Entry) string {
-	if e.Value == engine.Illegal {
-		return "unreached"
-	}
-	return e.Value.String()
-}
-
-// depthOf returns an entry's depth for JSON: none for a draw.
-func depthOf(e query.Entry) *uint64 {
-	if e.Value != engine.Win && e.Value != engine.Loss {
-		return nil
-	}
-	d := e.Depth
-	return &d
-}
-
 // position answers for position p of g.
 func (s *Server) position(g *Game, p uint64) (*positionJSON, error) {
 	e, err := g.Solved.Lookup(p)
@@ -96,7 +78,7 @@ func (s *Server) position(g *Game, p uint64) (*positionJSON, error) {
 		return nil, err
 	}
 	text := query.OneLine(g.Solved.Game, p)
-	j := &positionJSON{Position: text, Index: p, Value: valueOf(e), Depth: depthOf(e),
+	j := &positionJSON{Position: text, Index: p, Value: e.Name(), Depth: e.DepthOf(),
 		Board: parseBoard(text), Moves: make([]moveJSON, 0, len(moves))}
 	for _, m := range moves {
 		mt := query.OneLine(g.Solved.Game, m.To)
@@ -104,8 +86,8 @@ func (s *Server) position(g *Game, p uint64) (*positionJSON, error) {
 		if len(mt) > MaxMoveText {
 			mt = ""
 		}
-		j.Moves = append(j.Moves, moveJSON{Position: mt, Index: m.To, Value: valueOf(m.Entry),
-			Depth: depthOf(m.Entry), Changed: changed, Cells: cells})
+		j.Moves = append(j.Moves, moveJSON{Position: mt, Index: m.To, Value: m.Name(),
+			Depth: m.DepthOf(), Changed: changed, Cells: cells})
 	}
 	return j, nil
 }

@@ -213,12 +213,7 @@ type moveJSON struct {
 }
 
 func toJSON(g implicit.Game, s uint64, e query.Entry) moveJSON {
-	m := moveJSON{Position: query.OneLine(g, s), Index: s, Value: e.Value.String()}
-	if e.Value == engine.Win || e.Value == engine.Loss {
-		d := e.Depth
-		m.Depth = &d
-	}
-	return m
+	return moveJSON{Position: query.OneLine(g, s), Index: s, Value: e.Name(), Depth: e.DepthOf()}
 }
 
 // writeQuery prints position s, its value and its moves.
