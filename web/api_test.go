@@ -414,3 +414,17 @@ func TestDamagedBlock(t *testing.T) {
 		t.Fatalf("%d %q, logged %q", r.StatusCode, body.Error, logged.String())
 	}
 }
+
+// TestSafeID checks that any file name becomes an ID New accepts.
+func TestSafeID(t *testing.T) {
+	sg := solveToDB(t, "q3", "quixo", []string{"-n=3"}, "")
+	for name, want := range map[string]string{"q4": "q4", "a b/ü.db": "a_b__.db", "": "game",
+		strings.Repeat("x", 100): strings.Repeat("x", 48)} {
+		id := web.SafeID(name)
+		g := *sg.Game
+		g.ID = id
+		if _, err := web.New([]*web.Game{&g}); id != want || err != nil {
+			t.Errorf("SafeID(%q) = %q (%v), want %q", name, id, err, want)
+		}
+	}
+}

@@ -91,16 +91,30 @@ func New(games []*Game) (*Server, error) {
 	return s, nil
 }
 
+// validID reports whether id may name a game in URLs.
 func validID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, c := range id {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune(".-_", c)) {
-			return false
+	return id != "" && len(id) <= 64 && strings.IndexFunc(id, func(r rune) bool { return !idChar(r) }) < 0
+}
+
+// idChar reports whether r may stand in a game's ID.
+func idChar(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune(".-_", r)
+}
+
+// SafeID turns a name (a file's) into a valid game ID: the characters an
+// ID may not hold become '_', it is cut to 48 bytes (room for a suffix that
+// tells two apart), and an empty name is "game".
+func SafeID(name string) string {
+	id := strings.Map(func(r rune) rune {
+		if idChar(r) {
+			return r
 		}
+		return '_'
+	}, name)
+	if id = id[:min(len(id), 48)]; id == "" {
+		id = "game"
 	}
-	return true
+	return id
 }
 
 // apiError is a failure with its HTTP status; its message is one line.

@@ -138,7 +138,7 @@ func serveGames(paths []string, e *env) ([]*web.Game, func(), error) {
 					title += ", " + sec.Label
 				}
 			}
-			id = uniqueID(safeID(id), ids)
+			id = uniqueID(web.SafeID(id), ids)
 			g := &web.Game{ID: id, Title: fmt.Sprintf("%s (%s)", title, filepath.Base(path)), Kind: b.f.Game,
 				Solved: p, Section: sec}
 			if st, ok := p.Game.(implicit.Starter); ok {
@@ -149,24 +149,6 @@ func serveGames(paths []string, e *env) ([]*web.Game, func(), error) {
 		}
 	}
 	return games, closeAll, nil
-}
-
-// safeID keeps the characters a game's ID may hold (letters, digits and
-// ".-_"), replacing the others by '_'.
-func safeID(id string) string {
-	id = strings.Map(func(r rune) rune {
-		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune(".-_", r) {
-			return r
-		}
-		return '_'
-	}, id)
-	if len(id) > 48 {
-		id = id[:48]
-	}
-	if id == "" {
-		id = "game"
-	}
-	return id
 }
 
 // uniqueID returns id, or id with a suffix if it is taken, and takes it.
