@@ -127,7 +127,7 @@ func (c *Compact) ranks(dst []uint64, start int) []uint64 {
 	for k, s := range tail {
 		tail[k] = c.Index(s)
 	}
-	return append(dst[:start], sortedSet(tail)...)
+	return append(dst[:start], SortedSet(tail)...)
 }
 
 // Describe describes class i by its representative, if the game can.

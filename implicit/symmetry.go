@@ -76,13 +76,14 @@ func canonicalSet(g Symmetric, dst []uint64, start int) []uint64 {
 	for i, x := range tail {
 		tail[i] = g.Canonical(x)
 	}
-	return append(dst[:start], sortedSet(tail)...)
+	return append(dst[:start], SortedSet(tail)...)
 }
 
-// sortedSet sorts xs in place and returns its distinct elements, in order.
+// SortedSet sorts xs in place and returns its distinct elements, in order:
+// what a game that lists each move once (a symmetric one) needs.
 // Move lists are short: insertion sort, specialised for uint64, beats the
 // generic sort there.
-func sortedSet(xs []uint64) []uint64 {
+func SortedSet(xs []uint64) []uint64 {
 	if len(xs) > 48 {
 		slices.Sort(xs)
 	} else {

@@ -11,6 +11,7 @@ import (
 	"io"
 
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/dobutsu"
 	"github.com/retro-solver/retro/implicit/graph"
 	"github.com/retro-solver/retro/implicit/pawns"
 	"github.com/retro-solver/retro/implicit/police"
@@ -20,6 +21,7 @@ import (
 
 // all lists the built-in games in the order of the help: by name.
 var all = []*implicit.Descriptor{
+	&dobutsu.Descriptor,
 	&graph.Descriptor,
 	&pawns.Descriptor,
 	&police.Descriptor,

@@ -1,0 +1,765 @@
+// Package dobutsu is Dōbutsu shōgi ("Let's Catch the Lion!", GAMES.md,
+// section `dobutsu`) as an implicit game: a 3 x 4 board, two lions, two
+// giraffes, two elephants and two chicks (hens once promoted), captures into
+// the captor's hand, drops, and repetition draws.
+//
+// # Positions as the player to move sees them
+//
+// A position is always seen by the player to move: their pieces are "ours"
+// (side 0), they move up the board (towards row 1, the opponent's home row),
+// and a move is followed by a 180-degree turn of the board with the colours
+// swapped, so that the opponent becomes side 0. The colour swap with the turn
+// is a symmetry of the game, so a position and its turned image with the
+// other player to move share their value and depth: the index holds one of
+// them, as Sente to move. Left-right mirroring is the other symmetry: the
+// index holds one of each mirror pair (Mirror in Config).
+//
+// # The index
+//
+// Squares are numbered 0 to 11, row by row from a1 (the top-left corner,
+// row 1 being the opponent's home row) to c4. An index is a lion class and a
+// placement of the other pieces:
+//
+//   - The lion class is the pair (our lion's square, theirs), one of each
+//     mirror pair, or, after our lion was captured, their lion's square
+//     alone (a terminal loss for us). Positions where their lion is missing
+//     cannot occur: the player who just moved still has a lion.
+//   - The other pieces, kind by kind (giraffes, elephants, chicks): how many
+//     of the two are on the board (0, 1 or 2), on which of the squares the
+//     lions and earlier kinds leave free (a colex rank of the set), with an
+//     owner for each (and promoted or not for chicks), and how the others
+//     split between the two hands (0, 1 or 2 in ours). Two pieces of a kind
+//     and owner are interchangeable, so each set of squares counts once.
+//
+// Every index is a position, except, for the 12 lion pairs in the middle
+// column that are their own mirror image (and the 4 such squares of a lone
+// lion), the one of each mirror pair of placements that is not the smaller:
+// 1,038,408,432 indices for 967,497,123 positions.
+package dobutsu
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+	"sync"
+
+	"github.com/retro-solver/retro/implicit"
+)
+
+const (
+	rows    = 4
+	cols    = 3
+	squares = rows * cols
+	all     = 1<<squares - 1
+)
+
+// Piece kinds. The first three are also the kinds of the hands: a captured
+// hen goes to hand as a chick.
+const (
+	giraffe = iota
+	elephant
+	chick
+	hen
+	lion
+	handKinds = 3
+)
+
+// letters are the pieces' letters for side 0 (Sente, upper case); side 1
+// writes them in lower case.
+const letters = "GECHL"
+
+// Config says which Dōbutsu shōgi to play.
+type Config struct {
+	// Kinds lists the kinds of pieces besides the lions, each as a pair
+	// (one per player at the start), from "GEC": "GEC" is the real game,
+	// "C" lions and chicks only, a small game for tests.
+	Kinds string
+	// Mirror keeps one position of each left-right mirror pair in the
+	// index, halving it.
+	Mirror bool
+}
+
+// Game is Dōbutsu shōgi. It implements implicit.Game, MoveCounter,
+// Notation and Starter, and is safe for concurrent use.
+type Game struct {
+	cfg    Config
+	kinds  []int // the kinds in play besides lions, in index order
+	mirror bool
+	// The lion classes: both lions on the board first, nBoth of them with
+	// perBoth placements each, then our lion captured, with perLone each.
+	classOf  [squares + 1][squares]int16 // [our lion+1][their lion]: class, or -1 if the mirror is kept
+	classes  []lionClass
+	nBoth    uint64
+	perBoth  uint64
+	perLone  uint64
+	size     uint64
+	restFree [2]restTable // [0]: 10 free squares (two lions), [1]: 11 (one)
+}
+
+// lionClass is one lion placement of the index.
+type lionClass struct {
+	ours, theirs int8 // squares; ours is -1 once our lion was captured
+	selfMirror   bool // the placement is its own mirror image
+}
+
+// restTable ranks the other pieces on a given number of free squares: one
+// block of indices per composition (how many of each kind are on the
+// board), in order.
+type restTable struct {
+	free   int
+	offset []uint64 // offset[comp]: the first rank of composition comp, then the total
+}
+
+// The tables every Game shares.
+var (
+	step     [5][squares]uint16 // step[kind][sq]: where side 0's piece on sq may step
+	from     [5][squares]uint16 // from[kind][sq]: where side 0's piece of kind steps to sq from
+	mirror12 [1 << squares]uint16
+	unpair   [66][2]uint8 // unpair[r]: the 2-set of colex rank r
+)
+
+var setup = sync.OnceFunc(func() {
+	type d struct{ dr, dc int }
+	orth := []d{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}
+	diag := []d{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}}
+	dirs := [5][]d{
+		giraffe:  orth,
+		elephant: diag,
+		chick:    {{-1, 0}},
+		hen:      append(append([]d{}, orth...), d{-1, -1}, d{-1, 1}),
+		lion:     append(append([]d{}, orth...), diag...),
+	}
+	for k, ds := range dirs {
+		for sq := range squares {
+			r, c := sq/cols, sq%cols
+			for _, v := range ds {
+				if nr, nc := r+v.dr, c+v.dc; nr >= 0 && nr < rows && nc >= 0 && nc < cols {
+					to := nr*cols + nc
+					step[k][sq] |= 1 << to
+					from[k][to] |= 1 << sq
+				}
+			}
+		}
+	}
+	for m := range 1 << squares {
+		var x uint16
+		for sq := range squares {
+			if m>>sq&1 != 0 {
+				x |= 1 << mirrorSq(sq)
+			}
+		}
+		mirror12[m] = x
+	}
+	r := 0
+	for hi := 1; hi < squares; hi++ {
+		for lo := 0; lo < hi; lo++ {
+			unpair[r] = [2]uint8{uint8(lo), uint8(hi)}
+			r++
+		}
+	}
+})
+
+func mirrorSq(sq int) int { return sq - sq%cols + cols - 1 - sq%cols }
+
+// rotate turns a set of squares by 180 degrees.
+func rotate(m uint16) uint16 { return bits.Reverse16(m) >> (16 - squares) }
+
+// attrs is the number of states of one piece of a kind on the board: its
+// owner, and for chicks whether it is promoted.
+func attrs(kind int) uint64 {
+	if kind == chick {
+		return 4
+	}
+	return 2
+}
+
+var binom = func() (b [squares + 1][3]uint64) {
+	for n := range squares + 1 {
+		b[n][0] = 1
+		if n >= 1 {
+			b[n][1] = uint64(n)
+		}
+		b[n][2] = uint64(n * (n - 1) / 2)
+	}
+	return
+}()
+
+// states returns the number of states of a kind with k of its two pieces on
+// f free squares: the set of squares, each one's attributes, and the hand
+// split of the others.
+func states(kind, f, k int) uint64 {
+	n := binom[f][k] * uint64(3-k)
+	for range k {
+		n *= attrs(kind)
+	}
+	return n
+}
+
+// New returns the game c describes.
+func New(c Config) (*Game, error) {
+	setup()
+	g := &Game{cfg: c, mirror: c.Mirror}
+	seen := 0
+	for _, ch := range c.Kinds {
+		k := strings.IndexRune("GEC", ch)
+		if k < 0 || seen>>k&1 != 0 {
+			return nil, fmt.Errorf("dobutsu: pieces %q: want distinct letters from \"GEC\"", c.Kinds)
+		}
+		seen |= 1 << k
+	}
+	for k := range handKinds {
+		if seen>>k&1 != 0 {
+			g.kinds = append(g.kinds, k)
+		}
+	}
+	for i, f := range [2]int{squares - 2, squares - 1} {
+		g.restFree[i] = g.newRestTable(f)
+	}
+	g.perBoth, g.perLone = g.restFree[0].size(), g.restFree[1].size()
+	for o := -1; o < squares; o++ {
+		for t := range squares {
+			g.classOf[o+1][t] = -1
+		}
+	}
+	add := func(o, t int) {
+		mo, mt := o, mirrorSq(t)
+		if o >= 0 {
+			mo = mirrorSq(o)
+		}
+		if g.mirror && [2]int{mo, mt} != [2]int{o, t} && g.classOf[mo+1][mt] >= 0 {
+			return // its mirror image is the class
+		}
+		g.classOf[o+1][t] = int16(len(g.classes))
+		g.classes = append(g.classes, lionClass{ours: int8(o), theirs: int8(t), selfMirror: g.mirror && mo == o && mt == t})
+	}
+	for o := range squares {
+		for t := range squares {
+			if o != t {
+				add(o, t)
+			}
+		}
+	}
+	g.nBoth = uint64(len(g.classes))
+	for t := range squares {
+		add(-1, t)
+	}
+	g.size = g.nBoth*g.perBoth + (uint64(len(g.classes))-g.nBoth)*g.perLone
+	return g, nil
+}
+
+func (g *Game) newRestTable(f int) restTable {
+	t := restTable{free: f}
+	var walk func(i, free int, n uint64)
+	total := uint64(0)
+	// Compositions in the order comp = sum of k_i * 3^(len-1-i).
+	walk = func(i, free int, n uint64) {
+		if i == len(g.kinds) {
+			t.offset = append(t.offset, total)
+			total += n
+			return
+		}
+		for k := range 3 {
+			walk(i+1, free-k, n*states(g.kinds[i], free, k))
+		}
+	}
+	walk(0, f, 1)
+	t.offset = append(t.offset, total)
+	return t
+}
+
+func (t *restTable) size() uint64 { return t.offset[len(t.offset)-1] }
+
+// Config returns the game's configuration.
+func (g *Game) Config() Config { return g.cfg }
+
+// Size returns the number of indices.
+func (g *Game) Size() uint64 { return g.size }
+
+// MaxMoves bounds the moves of a position: the lion's 8 steps, each piece's
+// steps, and a drop of each kind on each of up to 10 empty squares.
+func (g *Game) MaxMoves() uint64 {
+	n := uint64(8)
+	for range g.kinds {
+		n += 2*6 + 10 // a hen's 6 steps bound every kind's
+	}
+	return n
+}
+
+// position is a position as the player to move (side 0) sees it.
+type position struct {
+	side [2]uint16          // squares of each side's pieces, lions included
+	lion [2]int8            // each side's lion's square; side 0's is -1 once captured
+	kind [4]uint16          // squares of the giraffes, elephants, chicks and hens of both sides
+	hand [2][handKinds]int8 // pieces in hand, [side][giraffe, elephant, chick]
+}
+
+// lions returns the squares of the lions on the board.
+func (p *position) lions() uint16 {
+	m := uint16(1) << p.lion[1]
+	if p.lion[0] >= 0 {
+		m |= 1 << p.lion[0]
+	}
+	return m
+}
+
+// occupied returns the squares holding a piece.
+func (p *position) occupied() uint16 { return p.side[0] | p.side[1] }
+
+// flip returns the position as the other side sees it: the board turned by
+// 180 degrees and the colours swapped.
+func (p *position) flip() position {
+	q := position{
+		side: [2]uint16{rotate(p.side[1]), rotate(p.side[0])},
+		lion: [2]int8{rotateSq(p.lion[1]), rotateSq(p.lion[0])},
+		hand: [2][handKinds]int8{p.hand[1], p.hand[0]},
+	}
+	for k, m := range p.kind {
+		q.kind[k] = rotate(m)
+	}
+	return q
+}
+
+func rotateSq(sq int8) int8 {
+	if sq < 0 {
+		return sq
+	}
+	return squares - 1 - sq
+}
+
+// mirrored returns the position's left-right mirror image.
+func (p *position) mirrored() position {
+	q := position{side: [2]uint16{mirror12[p.side[0]], mirror12[p.side[1]]}, hand: p.hand}
+	for i, sq := range p.lion {
+		q.lion[i] = sq
+		if sq >= 0 {
+			q.lion[i] = int8(mirrorSq(int(sq)))
+		}
+	}
+	for k, m := range p.kind {
+		q.kind[k] = mirror12[m]
+	}
+	return q
+}
+
+// pieceAt returns the kind of the non-lion piece on sq.
+func (p *position) pieceAt(sq int8) int {
+	b := uint16(1) << sq
+	for k, m := range p.kind {
+		if m&b != 0 {
+			return k
+		}
+	}
+	return lion
+}
+
+// attacked reports whether a piece of side 0 could step onto sq.
+func (p *position) attacked(sq int8) bool {
+	if p.lion[0] >= 0 && from[lion][sq]>>p.lion[0]&1 != 0 {
+		return true
+	}
+	for k, m := range p.kind {
+		if from[k][sq]&m&p.side[0] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// kind returns the game's classification of p, side 0 to move.
+func (p *position) classify() implicit.Kind {
+	switch {
+	case p.lion[0] < 0:
+		return implicit.TerminalLoss // our lion was captured
+	case p.lion[0] < cols:
+		return implicit.TerminalWin // our lion reached their home row and survived
+	case p.lion[1] >= squares-cols && !p.attacked(p.lion[1]):
+		return implicit.TerminalLoss // theirs reached ours and cannot be taken
+	}
+	return implicit.Inner
+}
+
+// index returns the index of p (side 0 to move), or of its mirror image,
+// whichever the index keeps.
+func (g *Game) index(p *position) uint64 {
+	c := g.classOf[p.lion[0]+1][p.lion[1]]
+	if c < 0 {
+		m := p.mirrored()
+		return g.index(&m)
+	}
+	base, rt := g.classBase(int(c))
+	r := g.rest(p, rt)
+	if g.classes[c].selfMirror {
+		m := p.mirrored()
+		r = min(r, g.rest(&m, rt))
+	}
+	return base + r
+}
+
+// classBase returns the first index of lion class c and the table ranking
+// the rest of its positions.
+func (g *Game) classBase(c int) (uint64, *restTable) {
+	if uint64(c) < g.nBoth {
+		return uint64(c) * g.perBoth, &g.restFree[0]
+	}
+	return g.nBoth*g.perBoth + (uint64(c)-g.nBoth)*g.perLone, &g.restFree[1]
+}
+
+// boardSet returns the squares of a hand kind's pieces on the board.
+func (p *position) boardSet(k int) uint16 {
+	if k == chick {
+		return p.kind[chick] | p.kind[hen]
+	}
+	return p.kind[k]
+}
+
+// rest ranks the pieces other than the lions.
+func (g *Game) rest(p *position, rt *restTable) uint64 {
+	free := all &^ p.lions()
+	f := rt.free
+	var comp int
+	var r uint64
+	for _, k := range g.kinds {
+		set := p.boardSet(k)
+		n := bits.OnesCount16(set)
+		a := attrs(k)
+		var comb, attr uint64
+		mul := uint64(1)
+		for i, m := 0, set; m != 0; i, m = i+1, m&(m-1) {
+			sq := bits.TrailingZeros16(m)
+			pos := uint64(bits.OnesCount16(free & (1<<sq - 1)))
+			comb += binom[pos][i+1]
+			at := uint64(p.side[1] >> sq & 1)
+			if k == chick {
+				at = at<<1 | uint64(p.kind[hen]>>sq&1)
+			}
+			attr += at * mul
+			mul *= a
+		}
+		rk := (comb*mul+attr)*uint64(3-n) + uint64(p.hand[0][k])
+		r = r*states(k, f, n) + rk
+		comp = comp*3 + n
+		free &^= set
+		f -= n
+	}
+	return rt.offset[comp] + r
+}
+
+// decode returns the position at index s, and whether s is the index of a
+// position: false for the mirror images the index does not keep.
+func (g *Game) decode(s uint64) (position, bool) {
+	var c int
+	var r uint64
+	if both := g.nBoth * g.perBoth; s < both {
+		c, r = int(s/g.perBoth), s%g.perBoth
+	} else {
+		c, r = int(g.nBoth+(s-both)/g.perLone), (s-both)%g.perLone
+	}
+	lc := g.classes[c]
+	_, rt := g.classBase(c)
+	var p position
+	p.lion = [2]int8{lc.ours, lc.theirs}
+	p.side[1] = 1 << lc.theirs
+	if lc.ours >= 0 {
+		p.side[0] = 1 << lc.ours
+	}
+	// The composition: the last offset not above r.
+	comp := 0
+	for comp+1 < len(rt.offset)-1 && rt.offset[comp+1] <= r {
+		comp++
+	}
+	r -= rt.offset[comp]
+	// The counts on the board, kind by kind, and the free squares before each.
+	nk := len(g.kinds)
+	var ns, fs [handKinds]int
+	for i, x := nk-1, comp; i >= 0; i, x = i-1, x/3 {
+		ns[i] = x % 3
+	}
+	f := rt.free
+	for i := range nk {
+		fs[i] = f
+		f -= ns[i]
+	}
+	var rks [handKinds]uint64
+	for i := nk - 1; i >= 0; i-- {
+		st := states(g.kinds[i], fs[i], ns[i])
+		rks[i], r = r%st, r/st
+	}
+	free := all &^ p.lions()
+	for i, k := range g.kinds {
+		n, rk := ns[i], rks[i]
+		p.hand[0][k] = int8(rk % uint64(3-n))
+		p.hand[1][k] = int8(2-n) - p.hand[0][k]
+		rk /= uint64(3 - n)
+		mul := uint64(1)
+		for range n {
+			mul *= attrs(k)
+		}
+		comb, attr := rk/mul, rk%mul
+		var pos [2]uint8
+		switch n {
+		case 1:
+			pos[0] = uint8(comb)
+		case 2:
+			pos = unpair[comb]
+		}
+		var set uint16
+		for j := range n {
+			sq := selectBit(free, int(pos[j]))
+			set |= 1 << sq
+			at := attr % attrs(k)
+			attr /= attrs(k)
+			owner := at
+			kind := k
+			if k == chick {
+				owner, kind = at>>1, chick+int(at&1)
+			}
+			p.side[owner] |= 1 << sq
+			p.kind[kind] |= 1 << sq
+		}
+		free &^= set
+	}
+	if lc.selfMirror {
+		m := p.mirrored()
+		if g.rest(&m, rt) < g.rest(&p, rt) {
+			return p, false
+		}
+	}
+	return p, true
+}
+
+// selectBit returns the square of the k-th (from 0) member of m.
+func selectBit(m uint16, k int) int {
+	for range k {
+		m &= m - 1
+	}
+	return bits.TrailingZeros16(m)
+}
+
+// Classify returns the kind of index s.
+func (g *Game) Classify(s uint64) implicit.Kind {
+	p, ok := g.decode(s)
+	if !ok {
+		return implicit.Illegal
+	}
+	return p.classify()
+}
+
+// Moves appends the positions s moves to, each once.
+func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
+	p, _ := g.decode(s)
+	if p.classify() != implicit.Inner {
+		return dst
+	}
+	start := len(dst)
+	emit := func(q *position) {
+		f := q.flip()
+		dst = append(dst, g.index(&f))
+	}
+	empty := all &^ p.occupied()
+	g.eachStep(&p, func(y, x int8, k int) {
+		q := p
+		by, bx := uint16(1)<<y, uint16(1)<<x
+		q.side[0] ^= by | bx
+		if p.side[1]&bx != 0 {
+			q.side[1] &^= bx
+			if p.lion[1] == x {
+				q.lion[1] = -1
+			} else {
+				c := p.pieceAt(x)
+				q.kind[c] &^= bx
+				q.hand[0][min(c, chick)]++
+			}
+		}
+		if k == lion {
+			q.lion[0] = x
+		} else {
+			q.kind[k] ^= by
+			if k == chick && x < cols {
+				k = hen
+			}
+			q.kind[k] |= bx
+		}
+		emit(&q)
+	})
+	for _, k := range g.kinds {
+		if p.hand[0][k] == 0 {
+			continue
+		}
+		for m := empty; m != 0; m &= m - 1 {
+			b := uint16(1) << bits.TrailingZeros16(m)
+			q := p
+			q.hand[0][k]--
+			q.side[0] |= b
+			q.kind[k] |= b
+			emit(&q)
+		}
+	}
+	return append(dst[:start], implicit.SortedSet(dst[start:])...)
+}
+
+// eachStep calls f for each step of a piece of side 0: from y to x, the
+// piece's kind before the step.
+func (g *Game) eachStep(p *position, f func(y, x int8, k int)) {
+	own := p.side[0]
+	if p.lion[0] >= 0 {
+		for m := step[lion][p.lion[0]] &^ own; m != 0; m &= m - 1 {
+			f(p.lion[0], int8(bits.TrailingZeros16(m)), lion)
+		}
+	}
+	for k, km := range p.kind {
+		for pm := km & own; pm != 0; pm &= pm - 1 {
+			y := int8(bits.TrailingZeros16(pm))
+			for m := step[k][y] &^ own; m != 0; m &= m - 1 {
+				f(y, int8(bits.TrailingZeros16(m)), k)
+			}
+		}
+	}
+}
+
+// NumMoves returns the number of distinct positions s moves to.
+func (g *Game) NumMoves(s uint64) uint64 {
+	return uint64(len(g.Moves(s, make([]uint64, 0, 80))))
+}
+
+// Unmoves appends the positions that move to t, each once.
+func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
+	p, _ := g.decode(t)
+	// q: t as the player who just moved sees it (side 0); its un-moves give
+	// positions with side 0 to move, as the index keeps them.
+	q := p.flip()
+	start := len(dst)
+	emit := func(r *position) {
+		if r.classify() == implicit.Inner {
+			dst = append(dst, g.index(r))
+		}
+	}
+	empty := all &^ q.occupied()
+	lionTaken := q.lion[1] < 0
+	// un-place puts back side 1's piece of kind c on x, or its lion.
+	unplace := func(r *position, x int8, c int) {
+		r.side[1] |= 1 << x
+		if c == lion {
+			r.lion[1] = x
+		} else {
+			r.kind[c] |= 1 << x
+		}
+	}
+	forEachOwn := func(fn func(x int8, k int)) {
+		fn(q.lion[0], lion)
+		for k, km := range q.kind {
+			for m := km & q.side[0]; m != 0; m &= m - 1 {
+				fn(int8(bits.TrailingZeros16(m)), k)
+			}
+		}
+	}
+	forEachOwn(func(x int8, k int) {
+		bx := uint16(1) << x
+		back := func(y int8, was int) {
+			by := uint16(1) << y
+			r := q
+			r.side[0] ^= bx | by
+			if k == lion {
+				r.lion[0] = y
+			} else {
+				r.kind[k] &^= bx
+				r.kind[was] |= by
+			}
+			if lionTaken {
+				unplace(&r, x, lion)
+				emit(&r)
+				return
+			}
+			emit(&r)
+			for c := range handKinds {
+				if q.hand[0][c] == 0 {
+					continue
+				}
+				u := r
+				u.hand[0][c]--
+				unplace(&u, x, c)
+				emit(&u)
+				if c == chick {
+					u = r
+					u.hand[0][c]--
+					unplace(&u, x, hen)
+					emit(&u)
+				}
+			}
+		}
+		switch {
+		case k == chick && x < cols:
+			// A chick on the far row was dropped there: a step would have promoted it.
+		case k == hen && x < cols:
+			for m := from[hen][x] & empty; m != 0; m &= m - 1 {
+				back(int8(bits.TrailingZeros16(m)), hen)
+			}
+			if y := x + cols; empty>>y&1 != 0 {
+				back(y, chick) // the chick promoted on arrival
+			}
+		default:
+			for m := from[k][x] & empty; m != 0; m &= m - 1 {
+				back(int8(bits.TrailingZeros16(m)), k)
+			}
+		}
+		if !lionTaken && k < hen {
+			r := q
+			r.side[0] &^= bx
+			r.kind[k] &^= bx
+			r.hand[0][k]++
+			emit(&r)
+		}
+	})
+	return append(dst[:start], implicit.SortedSet(dst[start:])...)
+}
+
+// Start returns the index of the starting position: gle / .c. / .C. / ELG
+// (the kinds not in play left out), Sente to move.
+func (g *Game) Start() uint64 {
+	var p position
+	p.lion = [2]int8{10, 1}
+	p.side = [2]uint16{1 << 10, 1 << 1}
+	place := func(k int, ours, theirs int8) {
+		if g.has(k) {
+			p.kind[k] |= 1<<ours | 1<<theirs
+			p.side[0] |= 1 << ours
+			p.side[1] |= 1 << theirs
+		}
+	}
+	place(giraffe, 11, 0)
+	place(elephant, 9, 2)
+	place(chick, 7, 4)
+	return g.index(&p)
+}
+
+func (g *Game) has(k int) bool {
+	for _, x := range g.kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Positions returns the number of positions index s stands for: 2 for a
+// position kept for itself and its mirror image, 1 for one that is its own
+// image (or every position, without Mirror), 0 for a position where our
+// lion was captured, which is the end of a game, not a position to play.
+func (g *Game) Positions(s uint64) uint64 {
+	p, ok := g.decode(s)
+	if !ok || p.lion[0] < 0 {
+		return 0
+	}
+	if !g.mirror {
+		return 1
+	}
+	if m := p.mirrored(); g.index(&m) == s && m == p {
+		return 1
+	}
+	return 2
+}
+
+var (
+	_ implicit.Notation    = (*Game)(nil)
+	_ implicit.MoveCounter = (*Game)(nil)
+	_ implicit.Starter     = (*Game)(nil)
+)

@@ -1,0 +1,289 @@
+package dobutsu_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/engine/enginetest"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/dobutsu"
+	"github.com/retro-solver/retro/implicit/gametest"
+)
+
+func game(t testing.TB, kinds string, mirror bool) *dobutsu.Game {
+	t.Helper()
+	g, err := dobutsu.New(dobutsu.Config{Kinds: kinds, Mirror: mirror})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestSize checks the index of the real game against the count of its
+// positions worked out by hand in the package comment.
+func TestSize(t *testing.T) {
+	if got := game(t, "GEC", false).Size(); got != 1_842_690_096 {
+		t.Fatalf("index without mirroring: %d, want 1842690096", got)
+	}
+	if got := game(t, "GEC", true).Size(); got != 1_038_408_432 {
+		t.Fatalf("index with mirroring: %d, want 1038408432", got)
+	}
+}
+
+// TestConsistency checks the Game contract: on every index of the small
+// games, and on random positions of the real one.
+func TestConsistency(t *testing.T) {
+	for _, mirror := range []bool{false, true} {
+		for _, kinds := range []string{"", "C", "G", "E"} {
+			if err := gametest.Check(game(t, kinds, mirror), 200_000, 1); err != nil {
+				t.Fatalf("pieces %q, mirror %v: %v", kinds, mirror, err)
+			}
+		}
+		n := 20_000
+		if testing.Short() {
+			n = 2_000
+		}
+		for _, kinds := range []string{"GC", "GEC"} {
+			if err := gametest.Check(game(t, kinds, mirror), n, 2); err != nil {
+				t.Fatalf("pieces %q, mirror %v: %v", kinds, mirror, err)
+			}
+		}
+	}
+}
+
+// TestNaive solves the small games (lions and one kind of piece) with the
+// naive solver of naive_test.go and with the engine, with and without
+// mirroring: every position, either player to move, has the same value and
+// depth, and the positions cover the index's legal indices exactly.
+func TestNaive(t *testing.T) {
+	for _, kinds := range []string{"", "C", "G", "E"} {
+		all, want := naiveSolve(kinds)
+		for _, mirror := range []bool{false, true} {
+			g := game(t, kinds, mirror)
+			r, err := engine.Parallel(context.Background(), g, engine.Options{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			hit := map[uint64]bool{}
+			for i, p := range all {
+				s, err := g.ParsePosition(p.text())
+				if err != nil {
+					t.Fatalf("%q: %v", p.text(), err)
+				}
+				hit[s] = true
+				if got, d := r.Value(s).String(), r.Depth(s); got != want[i].value || (got != "draw" && d != uint64(want[i].depth)) {
+					t.Fatalf("pieces %q, mirror %v: %s is %s %d (index %d), the naive solver says %s %d",
+						kinds, mirror, p.text(), got, d, s, want[i].value, want[i].depth)
+				}
+			}
+			legal := uint64(0)
+			for s := range g.Size() {
+				if g.Classify(s) != implicit.Illegal {
+					legal++
+					if !hit[s] {
+						t.Fatalf("pieces %q, mirror %v: index %d is no position of the naive game\n%s", kinds, mirror, s, g.Describe(s))
+					}
+				}
+			}
+			if uint64(len(hit)) != legal {
+				t.Fatalf("pieces %q, mirror %v: %d positions hit %d indices, %d legal", kinds, mirror, len(all), len(hit), legal)
+			}
+			t.Logf("pieces %q, mirror %v: %d positions, %d indices, %d legal; start %v %d", kinds, mirror,
+				len(all), g.Size(), legal, r.Value(g.Start()), r.Depth(g.Start()))
+		}
+	}
+}
+
+// TestEngines solves middle-sized games with the sequential engine and the
+// parallel one on 1 to 4 workers.
+func TestEngines(t *testing.T) {
+	kinds := []string{"C", "GE"}
+	if testing.Short() {
+		kinds = kinds[:1]
+	}
+	for _, k := range kinds {
+		if err := enginetest.CrossCheck(context.Background(), game(t, k, true), 1, 2, 3, 4); err != nil {
+			t.Fatalf("pieces %q: %v", k, err)
+		}
+	}
+}
+
+// TestMirror solves lions and chicks with and without mirroring: each
+// position's value is its mirror class's, and CheckLocal holds on every
+// position of the full index against the mirrored solve.
+func TestMirror(t *testing.T) {
+	full, half := game(t, "GC", false), game(t, "GC", true)
+	rf, err := engine.Parallel(context.Background(), full, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh, err := engine.Parallel(context.Background(), half, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := func(s uint64) uint64 {
+		i, err := half.ParsePosition(full.Describe(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return i
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var sample []uint64
+	for range 100_000 {
+		s := rng.Uint64N(full.Size())
+		sample = append(sample, s)
+		if full.Classify(s) == implicit.Illegal {
+			t.Fatalf("index %d is illegal without mirroring", s)
+		}
+		if i := index(s); rf.Value(s) != rh.Value(i) || rf.Depth(s) != rh.Depth(i) {
+			t.Fatalf("%s is %v %d, its mirror class %v %d", full.Describe(s), rf.Value(s), rf.Depth(s), rh.Value(i), rh.Depth(i))
+		}
+	}
+	if err := enginetest.CheckLocal(full, rh, index, sample); err != nil {
+		t.Fatal(err)
+	}
+	if rf.Value(full.Start()) != rh.Value(half.Start()) || rf.Depth(full.Start()) != rh.Depth(half.Start()) {
+		t.Fatal("the start differs")
+	}
+}
+
+// TestStart checks the start and its moves: the chick takes the chick, the
+// lion steps to a3 or c3, the giraffe to c3.
+func TestStart(t *testing.T) {
+	g := game(t, "GEC", false)
+	s := g.Start()
+	if got, want := g.Describe(s), "gle\n.c.\n.C.\nELG\nSente to move; in hand: -\n"; got != want {
+		t.Fatalf("start:\n%s\nwant\n%s", got, want)
+	}
+	var got []string
+	for _, m := range g.Moves(s, nil) {
+		got = append(got, strings.ReplaceAll(g.Describe(m), "\n", "/"))
+	}
+	if len(got) != 4 {
+		t.Fatalf("%d moves from the start, want 4:\n%s", len(got), strings.Join(got, "\n"))
+	}
+	for _, text := range []string{
+		"gle/.C./.../ELG/Gote to move; in hand: C", // the chick takes
+		"gle/.c./LC./E.G/Gote to move; in hand: -", // lion to a3
+		"gle/.c./.CL/E.G/Gote to move; in hand: -", // lion to c3
+		"gle/.c./.CG/EL./Gote to move; in hand: -", // giraffe to c3
+	} {
+		i, err := g.ParsePosition(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, m := range g.Moves(s, nil) {
+			found = found || m == i
+		}
+		if !found {
+			t.Fatalf("%s is not a move from the start", text)
+		}
+	}
+}
+
+// TestNotation reads back what Describe writes on random indices, and the
+// same position with Gote to move, turned.
+func TestNotation(t *testing.T) {
+	g := game(t, "GEC", true)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20_000 {
+		s := rng.Uint64N(g.Size())
+		if g.Classify(s) == implicit.Illegal {
+			continue
+		}
+		text := g.Describe(s)
+		i, err := g.ParsePosition(text)
+		if err != nil || i != s {
+			t.Fatalf("%q reads as %d, %v; want %d", text, i, err, s)
+		}
+		if i, err := g.ParsePosition(turned(text)); err != nil || i != s {
+			t.Fatalf("%q (turned) reads as %d, %v; want %d", turned(text), i, err, s)
+		}
+	}
+}
+
+// turned writes a Sente-to-move text as Gote to move: the board turned by
+// 180 degrees, the colours swapped.
+func turned(text string) string {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	var b strings.Builder
+	for r := 3; r >= 0; r-- {
+		row := []byte(lines[r])
+		for c := 2; c >= 0; c-- {
+			b.WriteByte(swapCase(row[c]))
+		}
+		b.WriteByte('\n')
+	}
+	hand := strings.TrimPrefix(lines[4], "Sente to move; in hand: ")
+	swapped := []byte(hand)
+	for i := range swapped {
+		swapped[i] = swapCase(swapped[i])
+	}
+	b.WriteString("Gote to move; in hand: " + string(swapped))
+	return b.String()
+}
+
+func swapCase(c byte) byte {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return c - 'a' + 'A'
+	case c >= 'A' && c <= 'Z':
+		return c - 'A' + 'a'
+	}
+	return c
+}
+
+func TestParseErrors(t *testing.T) {
+	g := game(t, "GEC", true)
+	for _, c := range []struct{ text, want string }{
+		{"gle/.c./.C./ELG", "got 4 lines"},
+		{"gle/.c./.C./EL/Sente to move; in hand: -", "row 4 has 2 cells"},
+		{"gle/.x./.C./ELG/Sente to move; in hand: -", "row 2, column b: 'x' is not one of"},
+		{"gle/.c./.C./ELG/Black to move; in hand: -", "want \"Sente to move\" or \"Gote to move\""},
+		{"gle/.c./.C./ELG/Sente to move", "want \"Sente to move; in hand: ...\""},
+		{"gle/.c./.C./ELG/Sente to move; in hand: C", "3 chicks"},
+		{"gle/.c./...//ELG/Sente to move; in hand: -", "1 chicks"},
+		{"gLe/.c./.C./ELG/Sente to move; in hand: -", "a second Sente lion"},
+		{"g.e/.c./.C./ELG/Sente to move; in hand: l", "'l' is not one of"},
+		{"g.e/.c./.C./ELG/Sente to move; in hand: -", "Gote (who just moved) has no lion"},
+		{"gle/.c./.C./E.G/Gote to move; in hand: -", "Sente (who just moved) has no lion"},
+		{"gle/.c./.H./ELG/Sente to move; in hand: H", "'H' is not one of"},
+	} {
+		_, err := g.ParsePosition(c.text)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: error %v, want one line with %q", c.text, err, c.want)
+		}
+	}
+	small := game(t, "C", true)
+	if _, err := small.ParsePosition("gle/.c./.C./ELG/Sente to move; in hand: -"); err == nil || !strings.Contains(err.Error(), "no giraffes in this game") {
+		t.Errorf("a giraffe in the lions-and-chicks game: %v", err)
+	}
+	if _, err := dobutsu.New(dobutsu.Config{Kinds: "GGC"}); err == nil {
+		t.Error("pieces GGC accepted")
+	}
+}
+
+// FuzzParsePosition: no panic, and what is read is an index that reads back.
+func FuzzParsePosition(f *testing.F) {
+	g, _ := dobutsu.New(dobutsu.Config{Kinds: "GEC", Mirror: true})
+	f.Add(g.Describe(g.Start()))
+	f.Add("gle/.c./.C./E.G/Gote to move; in hand: -")
+	f.Add("g.e/.c./.C./ELG/Sente to move; in hand: Ll")
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := g.ParsePosition(text)
+		if err != nil {
+			return
+		}
+		if s >= g.Size() || g.Classify(s) == implicit.Illegal {
+			t.Fatalf("%q reads as %d, not a position", text, s)
+		}
+		if i, err := g.ParsePosition(g.Describe(s)); err != nil || i != s {
+			t.Fatalf("%q reads as %d, its description as %d, %v", text, s, i, err)
+		}
+	})
+}
