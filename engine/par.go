@@ -154,19 +154,20 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 func (s *parSolver) classify(ctx context.Context) error {
 	s.cur.Reset()
 	chunk := parallel.ChunkFor(s.n, s.workers, 4096)
-	count := implicit.MoveCounterOf(s.g)
+	classify := implicit.ClassifierOf(s.g)
 	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
+		var kind implicit.Kind
 		var k uint64
 		for i := lo; i < hi; i++ {
-			switch kind := s.g.Classify(i); kind {
+			switch kind, k, buf = classify(i, buf); kind {
 			case implicit.Illegal:
 				s.lanes.Set(i, uint64(Illegal)<<s.codeShift)
 			case implicit.TerminalWin, implicit.TerminalLoss:
 				s.lanes.Set(i, uint64(kind)<<s.codeShift)
 				s.cur.Emit(w, i)
 			default:
-				if k, buf = count(i, buf); k == 0 {
+				if k == 0 {
 					s.lanes.Set(i, uint64(Loss)<<s.codeShift)
 					s.cur.Emit(w, i)
 				} else {

@@ -21,6 +21,36 @@ func Reachable(ctx context.Context, g implicit.Game, start uint64, opt Options) 
 	return seen.Count(), nil
 }
 
+// ReachableClasses counts what a game whose indices stand for classes of
+// positions (implicit.PositionCounter) reaches from start: the indices
+// reached that stand for positions (Positions > 0), and the positions they
+// stand for.
+func ReachableClasses(ctx context.Context, g implicit.PositionCounter, start uint64, opt Options) (classes, positions uint64, err error) {
+	seen, err := ReachableSet(ctx, g, []uint64{start}, opt)
+	if err != nil {
+		return 0, 0, err
+	}
+	w := parallel.Workers(opt.Workers)
+	words := seen.Words()
+	sums := make([][2]uint64, w)
+	err = parallel.For(ctx, w, uint64(len(words)), parallel.ChunkFor(uint64(len(words)), w, 64), func(wk int, lo, hi uint64) error {
+		for wi := lo; wi < hi; wi++ {
+			for x := words[wi]; x != 0; x &= x - 1 {
+				if n := g.Positions(wi<<6 | uint64(bits.TrailingZeros64(x))); n > 0 {
+					sums[wk][0]++
+					sums[wk][1] += n
+				}
+			}
+		}
+		return nil
+	})
+	for _, s := range sums {
+		classes += s[0]
+		positions += s[1]
+	}
+	return classes, positions, err
+}
+
 // ReachableSet returns the positions of g reachable from starts by moves
 // (the starts included), by a breadth-first forward pass over three bit
 // sets of g's size: reached, this level and the next. The set is closed

@@ -35,21 +35,22 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 	defer p.Stop()
 
 	var cur, next, buf []uint64
-	count := implicit.MoveCounterOf(g)
+	classify := implicit.ClassifierOf(g)
 	p.SetPhase("classifying")
 	for s := range n {
 		if s%(1<<16) == 0 {
 			p.Advance(min(1<<16, n-s))
 		}
-		switch k := g.Classify(s); k {
+		var kind implicit.Kind
+		var k uint64
+		switch kind, k, buf = classify(s, buf); kind {
 		case implicit.Illegal, implicit.TerminalWin, implicit.TerminalLoss:
-			r.values.Set(s, uint8(k))
-			if k != implicit.Illegal {
+			r.values.Set(s, uint8(kind))
+			if kind != implicit.Illegal {
 				cur = append(cur, s)
 			}
 		default:
-			var k uint64
-			if k, buf = count(s, buf); k == 0 {
+			if k == 0 {
 				r.values.Set(s, uint8(Loss))
 				cur = append(cur, s)
 			}

@@ -88,12 +88,54 @@ func MoveCounterOf(g Game) func(s uint64, buf []uint64) (uint64, []uint64) {
 	}
 }
 
+// ClassifyCounter is a MoveCounter that classifies a position and counts
+// its moves in one call, sharing the work the two calls would each do
+// (decoding the index): engines call it once per index to start a solve.
+type ClassifyCounter interface {
+	MoveCounter
+	// ClassifyCount returns Classify(s) and, for an Inner s, NumMoves(s);
+	// 0 moves for the other kinds.
+	ClassifyCount(s uint64) (Kind, uint64)
+}
+
+// ClassifierOf returns a function that classifies a position and counts
+// its moves if it is Inner: g's ClassifyCount where g is a ClassifyCounter,
+// otherwise Classify and MoveCounterOf(g), with buf as MoveCounterOf's.
+func ClassifierOf(g Game) func(s uint64, buf []uint64) (Kind, uint64, []uint64) {
+	if cc, ok := g.(ClassifyCounter); ok {
+		return func(s uint64, buf []uint64) (Kind, uint64, []uint64) {
+			k, n := cc.ClassifyCount(s)
+			return k, n, buf
+		}
+	}
+	count := MoveCounterOf(g)
+	return func(s uint64, buf []uint64) (Kind, uint64, []uint64) {
+		k := g.Classify(s)
+		if k != Inner {
+			return k, 0, buf
+		}
+		n, buf := count(s, buf)
+		return k, n, buf
+	}
+}
+
 // Notation is a Game that also reads positions in its own notation, the
 // text Describe writes: ParsePosition(Describe(s)) == s for every legal s.
 // Errors say what is wrong with the text.
 type Notation interface {
 	Describer
 	ParsePosition(text string) (uint64, error)
+}
+
+// PositionCounter is a Game whose indices stand for classes of positions
+// (a position and its symmetric images): Positions(s) is the number of
+// positions index s stands for, or 0 for an index kept for the solver that
+// players do not count as a position (the end of a game just after a king
+// is taken). Counts of positions, such as those reachable from the start,
+// give both the classes and the positions.
+type PositionCounter interface {
+	Game
+	Positions(s uint64) uint64
 }
 
 // Sizer is a Game that knows the memory its own structures take (an

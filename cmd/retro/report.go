@@ -39,6 +39,9 @@ type statsJSON struct {
 	// classes, for games solved over canonical positions; see Counted).
 	Reachable *uint64 `json:"reachable,omitempty"`
 	Counted   string  `json:"reachable_counted,omitempty"`
+	// ReachableImages counts the positions themselves, symmetric images
+	// included, for games whose index says how many each stands for.
+	ReachableImages *uint64 `json:"reachable_with_images,omitempty"`
 }
 
 type exampleJSON struct {
@@ -91,14 +94,22 @@ func (c *solveConfig) summarize(g implicit.Game, r *engine.Result, start *uint64
 			s.Stats.LongestLoss = example(st.LongestLoss)
 		}
 		if start != nil {
-			n, err := engine.Reachable(c.ctx, g, *start, c.options())
-			if err != nil {
-				return nil, err
-			}
-			s.Stats.Reachable, s.Stats.Counted = &n, "positions"
-			switch g.(type) {
-			case implicit.Reduced, *implicit.Compact:
-				s.Stats.Counted = "symmetry classes"
+			if pc, ok := g.(implicit.PositionCounter); ok {
+				classes, positions, err := engine.ReachableClasses(c.ctx, pc, *start, c.options())
+				if err != nil {
+					return nil, err
+				}
+				s.Stats.Reachable, s.Stats.Counted, s.Stats.ReachableImages = &classes, "positions up to symmetry", &positions
+			} else {
+				n, err := engine.Reachable(c.ctx, g, *start, c.options())
+				if err != nil {
+					return nil, err
+				}
+				s.Stats.Reachable, s.Stats.Counted = &n, "positions"
+				switch g.(type) {
+				case implicit.Reduced, *implicit.Compact:
+					s.Stats.Counted = "symmetry classes"
+				}
 			}
 		}
 	}
@@ -129,9 +140,13 @@ func writeStats(out io.Writer, s *summary) {
 	if s.Stats.Reachable != nil {
 		what := s.Stats.Counted
 		if *s.Stats.Reachable == 1 {
-			what = map[string]string{"positions": "position", "symmetry classes": "symmetry class"}[what]
+			what = map[string]string{"positions": "position", "symmetry classes": "symmetry class", "positions up to symmetry": "position up to symmetry"}[what]
 		}
-		fmt.Fprintf(out, "reachable from the start: %d %s\n", *s.Stats.Reachable, what)
+		if s.Stats.ReachableImages != nil {
+			fmt.Fprintf(out, "reachable from the start: %d %s (%d with their symmetric images)\n", *s.Stats.Reachable, what, *s.Stats.ReachableImages)
+		} else {
+			fmt.Fprintf(out, "reachable from the start: %d %s\n", *s.Stats.Reachable, what)
+		}
 	}
 	for _, e := range []struct {
 		what string

@@ -79,8 +79,8 @@ type Config struct {
 	Mirror bool
 }
 
-// Game is Dōbutsu shōgi. It implements implicit.Game, MoveCounter,
-// Notation and Starter, and is safe for concurrent use.
+// Game is Dōbutsu shōgi. It implements implicit.Game, ClassifyCounter,
+// Notation, Starter and PositionCounter, and is safe for concurrent use.
 type Game struct {
 	cfg    Config
 	kinds  []int // the kinds in play besides lions, in index order
@@ -107,7 +107,14 @@ type lionClass struct {
 // board), in order.
 type restTable struct {
 	free   int
-	offset []uint64 // offset[comp]: the first rank of composition comp, then the total
+	offset []uint64      // offset[comp]: the first rank of composition comp, then the total
+	comps  []composition // comps[comp]: the kinds' counts on the board
+}
+
+// composition is how many pieces of each kind in play are on the board,
+// and how many squares are free before each kind is placed.
+type composition struct {
+	n, free [handKinds]uint8
 }
 
 // The tables every Game shares.
@@ -116,9 +123,31 @@ var (
 	from     [5][squares]uint16 // from[kind][sq]: where side 0's piece of kind steps to sq from
 	mirror12 [1 << squares]uint16
 	unpair   [66][2]uint8 // unpair[r]: the 2-set of colex rank r
+	// statesOf[kind][f][k] = states(kind, f, k), for the hand kinds.
+	statesOf [handKinds][squares + 1][3]uint32
+	// unrank[chick?][k][rk]: a kind's rank among its states with k pieces
+	// on the board, taken apart (see rest).
+	unrank [2][3][]kindState
 )
 
+// kindState is one state of a kind's pair: the relative positions of its
+// pieces on the board among the free squares, their attributes (owner, and
+// promoted for chicks: 2 bits each, first piece lowest), and how many are
+// in our hand.
+type kindState struct {
+	pos  [2]uint8
+	attr uint8
+	hand uint8
+}
+
 var setup = sync.OnceFunc(func() {
+	r := 0
+	for hi := 1; hi < squares; hi++ {
+		for lo := 0; lo < hi; lo++ {
+			unpair[r] = [2]uint8{uint8(lo), uint8(hi)}
+			r++
+		}
+	}
 	type d struct{ dr, dc int }
 	orth := []d{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}
 	diag := []d{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}}
@@ -150,11 +179,36 @@ var setup = sync.OnceFunc(func() {
 		}
 		mirror12[m] = x
 	}
-	r := 0
-	for hi := 1; hi < squares; hi++ {
-		for lo := 0; lo < hi; lo++ {
-			unpair[r] = [2]uint8{uint8(lo), uint8(hi)}
-			r++
+	for k := range handKinds {
+		for f := range squares + 1 {
+			for n := range 3 {
+				statesOf[k][f][n] = uint32(states(k, f, n))
+			}
+		}
+	}
+	for c, a := range [2]int{2, 4} {
+		for n := range 3 {
+			// The most states: the pair's sets among 12 squares.
+			per := 1
+			for range n {
+				per *= a
+			}
+			for rk := range int(binom[squares][n]) * per * (3 - n) {
+				st := kindState{hand: uint8(rk % (3 - n))}
+				x := rk / (3 - n)
+				comb, attr := x/per, x%per
+				for j := range n {
+					st.attr |= uint8(attr%a) << (2 * j)
+					attr /= a
+				}
+				switch n {
+				case 1:
+					st.pos[0] = uint8(comb)
+				case 2:
+					st.pos = unpair[comb]
+				}
+				unrank[c][n] = append(unrank[c][n], st)
+			}
 		}
 	}
 })
@@ -249,20 +303,22 @@ func New(c Config) (*Game, error) {
 
 func (g *Game) newRestTable(f int) restTable {
 	t := restTable{free: f}
-	var walk func(i, free int, n uint64)
+	var walk func(i, free int, n uint64, c composition)
 	total := uint64(0)
 	// Compositions in the order comp = sum of k_i * 3^(len-1-i).
-	walk = func(i, free int, n uint64) {
+	walk = func(i, free int, n uint64, c composition) {
 		if i == len(g.kinds) {
 			t.offset = append(t.offset, total)
+			t.comps = append(t.comps, c)
 			total += n
 			return
 		}
 		for k := range 3 {
-			walk(i+1, free-k, n*states(g.kinds[i], free, k))
+			c.n[i], c.free[i] = uint8(k), uint8(free)
+			walk(i+1, free-k, n*states(g.kinds[i], free, k), c)
 		}
 	}
-	walk(0, f, 1)
+	walk(0, f, 1, composition{})
 	t.offset = append(t.offset, total)
 	return t
 }
@@ -412,7 +468,10 @@ func (p *position) boardSet(k int) uint16 {
 	return p.kind[k]
 }
 
-// rest ranks the pieces other than the lions.
+// rest ranks the pieces other than the lions: kind by kind, the rank of
+// the kind's state (its set of squares among the free ones, colex; its
+// pieces' attributes; our hand's count) in a mixed radix, after the offset
+// of the composition.
 func (g *Game) rest(p *position, rt *restTable) uint64 {
 	free := all &^ p.lions()
 	f := rt.free
@@ -421,7 +480,7 @@ func (g *Game) rest(p *position, rt *restTable) uint64 {
 	for _, k := range g.kinds {
 		set := p.boardSet(k)
 		n := bits.OnesCount16(set)
-		a := attrs(k)
+		a := uint64(2 + 2*(k/chick)) // attributes per piece: 4 for chicks
 		var comb, attr uint64
 		mul := uint64(1)
 		for i, m := 0, set; m != 0; i, m = i+1, m&(m-1) {
@@ -436,7 +495,7 @@ func (g *Game) rest(p *position, rt *restTable) uint64 {
 			mul *= a
 		}
 		rk := (comb*mul+attr)*uint64(3-n) + uint64(p.hand[0][k])
-		r = r*states(k, f, n) + rk
+		r = r*uint64(statesOf[k][f][n]) + rk
 		comp = comp*3 + n
 		free &^= set
 		f -= n
@@ -462,61 +521,37 @@ func (g *Game) decode(s uint64) (position, bool) {
 	if lc.ours >= 0 {
 		p.side[0] = 1 << lc.ours
 	}
-	// The composition: the last offset not above r.
-	comp := 0
-	for comp+1 < len(rt.offset)-1 && rt.offset[comp+1] <= r {
-		comp++
+	// The composition: the last offset not above r (the later ones, with
+	// more pieces on the board, hold most positions).
+	comp := len(rt.offset) - 2
+	for rt.offset[comp] > r {
+		comp--
 	}
-	r -= rt.offset[comp]
-	// The counts on the board, kind by kind, and the free squares before each.
-	nk := len(g.kinds)
-	var ns, fs [handKinds]int
-	for i, x := nk-1, comp; i >= 0; i, x = i-1, x/3 {
-		ns[i] = x % 3
+	cp := &rt.comps[comp]
+	x := uint32(r - rt.offset[comp]) // below 2^32: a class has 22,897,011 placements at most
+	var rks [handKinds]uint32
+	for i := len(g.kinds) - 1; i > 0; i-- {
+		st := statesOf[g.kinds[i]][cp.free[i]][cp.n[i]]
+		rks[i], x = x%st, x/st
 	}
-	f := rt.free
-	for i := range nk {
-		fs[i] = f
-		f -= ns[i]
-	}
-	var rks [handKinds]uint64
-	for i := nk - 1; i >= 0; i-- {
-		st := states(g.kinds[i], fs[i], ns[i])
-		rks[i], r = r%st, r/st
-	}
+	rks[0] = x
 	free := all &^ p.lions()
 	for i, k := range g.kinds {
-		n, rk := ns[i], rks[i]
-		p.hand[0][k] = int8(rk % uint64(3-n))
-		p.hand[1][k] = int8(2-n) - p.hand[0][k]
-		rk /= uint64(3 - n)
-		mul := uint64(1)
-		for range n {
-			mul *= attrs(k)
-		}
-		comb, attr := rk/mul, rk%mul
-		var pos [2]uint8
-		switch n {
-		case 1:
-			pos[0] = uint8(comb)
-		case 2:
-			pos = unpair[comb]
-		}
-		var set uint16
+		n := int(cp.n[i])
+		ks := &unrank[k/chick][n][rks[i]]
+		p.hand[0][k] = int8(ks.hand)
+		p.hand[1][k] = int8(2-n) - int8(ks.hand)
 		for j := range n {
-			sq := selectBit(free, int(pos[j]))
-			set |= 1 << sq
-			at := attr % attrs(k)
-			attr /= attrs(k)
-			owner := at
-			kind := k
+			sq := selectBit(free, int(ks.pos[j]))
+			at := ks.attr >> (2 * j) & 3
+			owner, kind := at&1, k
 			if k == chick {
 				owner, kind = at>>1, chick+int(at&1)
 			}
 			p.side[owner] |= 1 << sq
 			p.kind[kind] |= 1 << sq
 		}
-		free &^= set
+		free &^= p.boardSet(k)
 	}
 	if lc.selfMirror {
 		m := p.mirrored()
@@ -556,29 +591,23 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 		dst = append(dst, g.index(&f))
 	}
 	empty := all &^ p.occupied()
+	lionTakers := 0
+	if p.attacked(p.lion[1]) {
+		// Taking their lion wins at once: it is the only move kept.
+		g.eachStep(&p, func(y, x int8, k int) {
+			if x == p.lion[1] {
+				lionTakers++
+				q := p.step(y, x, k)
+				emit(&q)
+			}
+		})
+		if lionTakers > 1 {
+			dst = append(dst[:start], implicit.SortedSet(dst[start:])...)
+		}
+		return dst
+	}
 	g.eachStep(&p, func(y, x int8, k int) {
-		q := p
-		by, bx := uint16(1)<<y, uint16(1)<<x
-		q.side[0] ^= by | bx
-		if p.side[1]&bx != 0 {
-			q.side[1] &^= bx
-			if p.lion[1] == x {
-				q.lion[1] = -1
-			} else {
-				c := p.pieceAt(x)
-				q.kind[c] &^= bx
-				q.hand[0][min(c, chick)]++
-			}
-		}
-		if k == lion {
-			q.lion[0] = x
-		} else {
-			q.kind[k] ^= by
-			if k == chick && x < cols {
-				k = hen
-			}
-			q.kind[k] |= bx
-		}
+		q := p.step(y, x, k)
 		emit(&q)
 	})
 	for _, k := range g.kinds {
@@ -594,7 +623,47 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 			emit(&q)
 		}
 	}
-	return append(dst[:start], implicit.SortedSet(dst[start:])...)
+	if g.mayRepeat(&p) {
+		dst = append(dst[:start], implicit.SortedSet(dst[start:])...)
+	}
+	return dst
+}
+
+// mayRepeat reports whether two moves of p (or two un-moves) may lead to
+// mirror images of each other, one index: only if p's lions are both in the
+// middle column (see NumMoves). Two captures of their lion may too (the
+// lone lions' squares can match): Moves and count sort those apart.
+func (g *Game) mayRepeat(p *position) bool {
+	return g.classes[g.classOf[p.lion[0]+1][p.lion[1]]].selfMirror
+}
+
+// step returns p after side 0's piece of kind k on y steps to x: a capture
+// puts the piece taken in our hand (a hen as a chick; a lion leaves the
+// board), and a chick reaching the far row is promoted.
+func (p *position) step(y, x int8, k int) position {
+	q := *p
+	by, bx := uint16(1)<<y, uint16(1)<<x
+	q.side[0] ^= by | bx
+	if p.side[1]&bx != 0 {
+		q.side[1] &^= bx
+		if p.lion[1] == x {
+			q.lion[1] = -1
+		} else {
+			c := p.pieceAt(x)
+			q.kind[c] &^= bx
+			q.hand[0][min(c, chick)]++
+		}
+	}
+	if k == lion {
+		q.lion[0] = x
+	} else {
+		q.kind[k] ^= by
+		if k == chick && x < cols {
+			k = hen
+		}
+		q.kind[k] |= bx
+	}
+	return q
 }
 
 // eachStep calls f for each step of a piece of side 0: from y to x, the
@@ -616,9 +685,47 @@ func (g *Game) eachStep(p *position, f func(y, x int8, k int)) {
 	}
 }
 
-// NumMoves returns the number of distinct positions s moves to.
+// NumMoves returns the number of distinct positions s moves to. Distinct
+// moves lead to distinct positions; they can only lead to mirror images of
+// each other, counted once in the index, if the two lions are in the middle
+// column (both moves keep the lions, or one moves ours: its column would
+// have to change by two) or if both capture their lion (the lone lions'
+// squares can match). Those positions list their moves; the others count
+// them, with no index to compute.
 func (g *Game) NumMoves(s uint64) uint64 {
-	return uint64(len(g.Moves(s, make([]uint64, 0, 80))))
+	p, _ := g.decode(s)
+	if p.classify() != implicit.Inner {
+		return 0
+	}
+	return g.count(s, &p)
+}
+
+// ClassifyCount returns Classify(s) and NumMoves(s), decoding s once.
+func (g *Game) ClassifyCount(s uint64) (implicit.Kind, uint64) {
+	p, ok := g.decode(s)
+	if !ok {
+		return implicit.Illegal, 0
+	}
+	if k := p.classify(); k != implicit.Inner {
+		return k, 0
+	}
+	return implicit.Inner, g.count(s, &p)
+}
+
+// count returns the number of moves of p, the inner position at index s.
+func (g *Game) count(s uint64, p *position) uint64 {
+	if p.attacked(p.lion[1]) || g.mayRepeat(p) {
+		return uint64(len(g.Moves(s, make([]uint64, 0, 80))))
+	}
+	n := uint64(0)
+	g.eachStep(p, func(y, x int8, k int) { n++ })
+	empty := uint64(bits.OnesCount16(all &^ p.occupied()))
+	for _, k := range g.kinds {
+		if p.hand[0][k] > 0 {
+			n += empty
+		}
+	}
+	return n
 }
 
 // Unmoves appends the positions that move to t, each once.
@@ -628,13 +735,15 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 	// positions with side 0 to move, as the index keeps them.
 	q := p.flip()
 	start := len(dst)
+	lionTaken := q.lion[1] < 0
+	// A predecessor that could have taken our lion would have: only the
+	// capture itself leads from it.
 	emit := func(r *position) {
-		if r.classify() == implicit.Inner {
+		if r.classify() == implicit.Inner && (lionTaken || !r.attacked(r.lion[1])) {
 			dst = append(dst, g.index(r))
 		}
 	}
 	empty := all &^ q.occupied()
-	lionTaken := q.lion[1] < 0
 	// un-place puts back side 1's piece of kind c on x, or its lion.
 	unplace := func(r *position, x int8, c int) {
 		r.side[1] |= 1 << x
@@ -709,7 +818,10 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 			emit(&r)
 		}
 	})
-	return append(dst[:start], implicit.SortedSet(dst[start:])...)
+	if g.mayRepeat(&p) {
+		dst = append(dst[:start], implicit.SortedSet(dst[start:])...)
+	}
+	return dst
 }
 
 // Start returns the index of the starting position: gle / .c. / .C. / ELG
@@ -752,14 +864,15 @@ func (g *Game) Positions(s uint64) uint64 {
 	if !g.mirror {
 		return 1
 	}
-	if m := p.mirrored(); g.index(&m) == s && m == p {
+	if p.mirrored() == p {
 		return 1
 	}
 	return 2
 }
 
 var (
-	_ implicit.Notation    = (*Game)(nil)
-	_ implicit.MoveCounter = (*Game)(nil)
-	_ implicit.Starter     = (*Game)(nil)
+	_ implicit.Notation        = (*Game)(nil)
+	_ implicit.MoveCounter     = (*Game)(nil)
+	_ implicit.Starter         = (*Game)(nil)
+	_ implicit.PositionCounter = (*Game)(nil)
 )

@@ -287,3 +287,31 @@ func FuzzParsePosition(f *testing.F) {
 		}
 	})
 }
+
+// TestReachable counts the positions reachable from the start on the small
+// games twice: over every position, and over one of each mirror pair with
+// Positions weighing each class. They agree when the start reaches its own
+// mirror image (then what it reaches is closed under mirroring), which
+// these games show; a lion-captured position is the end of a game and is
+// not counted.
+func TestReachable(t *testing.T) {
+	ctx := context.Background()
+	for _, kinds := range []string{"C", "G", "E", "GC"} {
+		full, half := game(t, kinds, false), game(t, kinds, true)
+		classes, want, err := engine.ReachableClasses(ctx, full, full.Start(), engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if classes != want {
+			t.Fatalf("pieces %q, no mirroring: %d classes, %d positions", kinds, classes, want)
+		}
+		classes, got, err := engine.ReachableClasses(ctx, half, half.Start(), engine.Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want || want == 0 || classes >= got {
+			t.Fatalf("pieces %q: %d positions reachable over %d mirror classes, %d over every position", kinds, got, classes, want)
+		}
+		t.Logf("pieces %q: %d positions reachable, %d up to mirroring", kinds, got, classes)
+	}
+}

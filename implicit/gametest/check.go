@@ -67,6 +67,15 @@ func (c *checker) position(s uint64) error {
 	if uint64(len(c.a)) > g.MaxMoves() {
 		return fmt.Errorf("gametest: position %d has %d moves, MaxMoves() is %d", s, len(c.a), g.MaxMoves())
 	}
+	if cc, ok := g.(implicit.ClassifyCounter); ok {
+		var want uint64
+		if kind == implicit.Inner {
+			want = uint64(len(c.a))
+		}
+		if k, n := cc.ClassifyCount(s); k != kind || n != want {
+			return fmt.Errorf("gametest: ClassifyCount(%d) = %v, %d, but it is %v with %d moves", s, k, n, kind, want)
+		}
+	}
 	if mc, ok := g.(implicit.MoveCounter); ok && mc.NumMoves(s) != uint64(len(c.a)) {
 		return fmt.Errorf("gametest: NumMoves(%d) = %d, but it has %d moves", s, mc.NumMoves(s), len(c.a))
 	}
