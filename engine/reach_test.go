@@ -6,6 +6,7 @@ import (
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/dobutsu"
 	"github.com/retro-solver/retro/implicit/quixo"
 )
 
@@ -91,6 +92,21 @@ func TestReachableFromQuixo(t *testing.T) {
 	t.Logf("%d of %d classes reached", n, cg.Size()-countIllegal(cg, allOf{}))
 	if _, err := engine.Parallel(ctx, edges(3, 0, 1), engine.Options{ReachableFrom: []uint64{7}}); err == nil {
 		t.Fatal("a start out of range was accepted")
+	}
+}
+
+// TestReachableFromDobutsu solves two small Dōbutsu shōgi games (lions and
+// chicks; lions, giraffes and elephants) from their starts only.
+func TestReachableFromDobutsu(t *testing.T) {
+	for _, kinds := range []string{"C", "GE"} {
+		if kinds == "GE" && testing.Short() {
+			continue
+		}
+		g, err := dobutsu.New(dobutsu.Config{Kinds: kinds, Mirror: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkReached(t, g, []uint64{g.Start()}, "dobutsu "+kinds)
 	}
 }
 

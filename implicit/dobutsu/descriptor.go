@@ -15,8 +15,16 @@ var Descriptor = implicit.Descriptor{
 	Help: `No input: the game starts from gle / .c. / .C. / ELG, Sente (upper case) to
 move. Positions are kept as the player to move sees them (as Sente) and one
 of each left-right mirror pair is solved: 1,038,408,432 indices, about 2.6
-GB for the solve. -pieces plays with fewer kinds besides the lions (C: lions
-and chicks only), small games for experiments and tests.
+GB for the solve. A player who can take the opponent's lion takes it (the
+win in 1; the other moves are not listed). -pieces plays with fewer kinds
+besides the lions (C: lions and chicks only), small games for experiments
+and tests.
+
+Position notation: four rows of three cells, row 1 (Gote's home row)
+first, Sente upper case (L lion, G giraffe, E elephant, C chick, H hen),
+then "Sente to move; in hand: Ge" (or "-"), the lines separated by
+newlines or '/'. A position with Gote to move is read as its 180-degree
+turn with the colours swapped, and written that way.
 
 Output: the start's value for Sente, as a graph line without the vertex:
 "win D", "loss D" or "draw".

@@ -34,7 +34,20 @@
 // Every index is a position, except, for the 12 lion pairs in the middle
 // column that are their own mirror image (and the 4 such squares of a lone
 // lion), the one of each mirror pair of placements that is not the smaller:
-// 1,038,408,432 indices for 967,497,123 positions.
+// 1,038,408,432 indices for 921,476,208 positions (88.7%). Without
+// mirroring, the indices with both lions number 1,567,925,964: every
+// position with the player to move as Sente, the count Tanaka's 2009
+// analysis gives for the game.
+//
+// # Taking the lion
+//
+// A player who can take the opponent's lion has one move only: taking it
+// (each capture of the lion, if several pieces can). Taking it wins at once,
+// so such a position is a win in 1 whatever its other moves, and every
+// value and depth is the same as with every move kept (the tests check it
+// against a naive solver that keeps them all). It spares the solver those
+// moves and their un-moves, and makes the positions reachable from the
+// start the ones the published count counts: 246,803,167 up to symmetry.
 package dobutsu
 
 import (

@@ -52,3 +52,17 @@ func BenchmarkClassify(b *testing.B) {
 		g.Classify(ss[i%len(ss)])
 	}
 }
+
+// BenchmarkClassifyCount measures what the solver's first pass calls on
+// each index, on random indices.
+func BenchmarkClassifyCount(b *testing.B) {
+	g := game(b, "GEC", true)
+	rng := rand.New(rand.NewPCG(7, 8))
+	ss := make([]uint64, 4096)
+	for i := range ss {
+		ss[i] = rng.Uint64N(g.Size())
+	}
+	for i := 0; b.Loop(); i++ {
+		g.ClassifyCount(ss[i%len(ss)])
+	}
+}

@@ -3,6 +3,7 @@ package dobutsu_test
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -313,5 +314,33 @@ func TestReachable(t *testing.T) {
 			t.Fatalf("pieces %q: %d positions reachable over %d mirror classes, %d over every position", kinds, got, classes, want)
 		}
 		t.Logf("pieces %q: %d positions reachable, %d up to mirroring", kinds, got, classes)
+	}
+}
+
+// TestFullSolve solves the real game when RETRO_DOBUTSU_FULL is set (about
+// 7 minutes and 3 GB on 2 cores): the start is a loss for Sente in 78
+// plies, the published solution, and CheckLocal holds at a million random
+// positions.
+func TestFullSolve(t *testing.T) {
+	if os.Getenv("RETRO_DOBUTSU_FULL") == "" {
+		t.Skip("set RETRO_DOBUTSU_FULL=1 to solve the whole game (7 minutes, 3 GB)")
+	}
+	g := game(t, "GEC", true)
+	r, err := engine.Parallel(context.Background(), g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, d := r.Value(g.Start()), r.Depth(g.Start()); v != engine.Loss || d != 78 {
+		t.Errorf("the start is %v %d, want loss 78", v, d)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	var sample []uint64
+	for len(sample) < 1_000_000 {
+		if s := rng.Uint64N(g.Size()); g.Classify(s) != implicit.Illegal {
+			sample = append(sample, s)
+		}
+	}
+	if err := enginetest.CheckLocal(g, r, func(s uint64) uint64 { return s }, sample); err != nil {
+		t.Fatal(err)
 	}
 }

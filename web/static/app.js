@@ -71,6 +71,12 @@ const cellStyles = {
     T: { piece: "disk", fill: "#e67e22", label: "T" },
     "@": { piece: "disk", fill: "#1f5fbf", ring: "#e67e22", label: "@" },
   },
+  // Dōbutsu shōgi: Sente's pieces (upper case) light, Gote's dark, each
+  // with its letter.
+  dobutsu: Object.fromEntries([..."LGECH"].flatMap((ch) => [
+    [ch, { piece: "disk", fill: "#c8a165", label: ch }],
+    [ch.toLowerCase(), { piece: "disk", fill: "#5b3a1e", label: ch.toLowerCase() }],
+  ])),
 };
 
 // drawGrid draws rows of cells into svg, cell pixels each, and returns a
@@ -129,7 +135,7 @@ function after(rows, m) {
 // stepGames are the games whose moves drop a piece or move one from a cell
 // to another, so that a move is shown by the cell it lands on (a Quixo move
 // pushes a whole line: its list entry shows it).
-const stepGames = new Set(["teeko", "pawns", "police"]);
+const stepGames = new Set(["teeko", "pawns", "police", "dobutsu"]);
 
 // drawBoard draws the current position and, over it, each move that lands
 // on one cell as a dot coloured by its worth (the best one per cell).
