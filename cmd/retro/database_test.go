@@ -38,6 +38,7 @@ func TestDatabaseEveryGame(t *testing.T) {
 		{"police", "testdata/golden/r10x12.police"},
 		{"quixo", "-n", "2"},
 		{"quixo", "-n", "3"},
+		{"dobutsu", "-pieces", "C"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

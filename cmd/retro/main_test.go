@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit/dobutsu"
 )
 
 // retro runs the command line with the given standard input and returns its
@@ -369,5 +372,40 @@ func TestStatsReachable(t *testing.T) {
 	}
 	if s.Answer != "win 7" || s.Start == nil || s.Start.Value != "win" {
 		t.Fatalf("answer %q, start %+v", s.Answer, s.Start)
+	}
+}
+
+// TestStatsReachableDobutsu: a game whose index says how many positions
+// each class stands for reports both counts, in text and in JSON, and they
+// agree with the engine's count over the game without mirroring.
+func TestStatsReachableDobutsu(t *testing.T) {
+	out, errs, code := retro(t, "", "solve", "dobutsu", "-pieces", "C", "-json", "-stats")
+	var s summary
+	if err := json.Unmarshal([]byte(out), &s); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s %s", code, err, out, errs)
+	}
+	full, err := dobutsu.New(dobutsu.Config{Kinds: "C"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := engine.Reachable(context.Background(), full, full.Start(), engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without mirroring every index reached is a position, but those where
+	// a lion was just taken.
+	lone, _, err := engine.ReachableClasses(context.Background(), full, full.Start(), engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Stats.Reachable == nil || s.Stats.ReachableImages == nil || *s.Stats.ReachableImages != lone ||
+		*s.Stats.Reachable >= lone || lone >= n || s.Stats.Counted != "positions up to symmetry" {
+		t.Fatalf("reachable %v, with images %v (%q); %d positions of %d indices reached without mirroring",
+			s.Stats.Reachable, s.Stats.ReachableImages, s.Stats.Counted, lone, n)
+	}
+	_, errs, _ = retro(t, "", "solve", "dobutsu", "-pieces", "C", "-stats")
+	want := fmt.Sprintf("reachable from the start: %d positions up to symmetry (%d with their symmetric images)\n", *s.Stats.Reachable, lone)
+	if !strings.Contains(errs, want) {
+		t.Fatalf("-stats text lacks %q:\n%s", want, errs)
 	}
 }
