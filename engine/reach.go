@@ -64,22 +64,29 @@ func ReachableSet(ctx context.Context, g implicit.Game, starts []uint64, opt Opt
 		cur.Add(s)
 	}
 	bufs := make([]workerBuf, w)
+	prog := StartProgress(opt, n)
+	defer prog.Stop()
+	prog.SetPhase("reaching from the start")
+	prog.Advance(uint64(len(starts)))
 	for {
 		words := cur.Words()
 		err := parallel.For(ctx, w, uint64(len(words)), parallel.ChunkFor(uint64(len(words)), w, 64), func(wk int, lo, hi uint64) error {
 			buf := bufs[wk].buf
+			var found uint64
 			for wi := lo; wi < hi; wi++ {
 				for x := words[wi]; x != 0; x &= x - 1 {
 					buf = g.Moves(wi<<6|uint64(bits.TrailingZeros64(x)), buf[:0])
 					for _, t := range buf {
 						if seen.TestAndAdd(t) {
 							next.AtomicAdd(t)
+							found++
 						}
 					}
 				}
 				words[wi] = 0
 			}
 			bufs[wk].buf = buf
+			prog.Advance(found)
 			return nil
 		})
 		if err != nil {

@@ -141,6 +141,8 @@ var (
 	// unrank[chick?][k][rk]: a kind's rank among its states with k pieces
 	// on the board, taken apart (see rest).
 	unrank [2][3][]kindState
+	// select8[b][k]: the k-th set bit of byte b.
+	select8 [256][8]uint8
 )
 
 // kindState is one state of a kind's pair: the relative positions of its
@@ -154,6 +156,15 @@ type kindState struct {
 }
 
 var setup = sync.OnceFunc(func() {
+	for b := range 256 {
+		k := 0
+		for i := range 8 {
+			if b>>i&1 != 0 {
+				select8[b][k] = uint8(i)
+				k++
+			}
+		}
+	}
 	r := 0
 	for hi := 1; hi < squares; hi++ {
 		for lo := 0; lo < hi; lo++ {
@@ -519,12 +530,15 @@ func (g *Game) rest(p *position, rt *restTable) uint64 {
 // decode returns the position at index s, and whether s is the index of a
 // position: false for the mirror images the index does not keep.
 func (g *Game) decode(s uint64) (position, bool) {
+	// Indices are below 2^32 (1,842,690,096 without mirroring): 32-bit
+	// divisions are the faster.
 	var c int
 	var r uint64
-	if both := g.nBoth * g.perBoth; s < both {
-		c, r = int(s/g.perBoth), s%g.perBoth
+	if both := uint32(g.nBoth * g.perBoth); uint32(s) < both {
+		c, r = int(uint32(s)/uint32(g.perBoth)), uint64(uint32(s)%uint32(g.perBoth))
 	} else {
-		c, r = int(g.nBoth+(s-both)/g.perLone), (s-both)%g.perLone
+		x := uint32(s) - both
+		c, r = int(g.nBoth)+int(x/uint32(g.perLone)), uint64(x%uint32(g.perLone))
 	}
 	lc := g.classes[c]
 	_, rt := g.classBase(c)
@@ -557,12 +571,14 @@ func (g *Game) decode(s uint64) (position, bool) {
 		for j := range n {
 			sq := selectBit(free, int(ks.pos[j]))
 			at := ks.attr >> (2 * j) & 3
-			owner, kind := at&1, k
+			owner, kind := uint16(at&1), k
 			if k == chick {
-				owner, kind = at>>1, chick+int(at&1)
+				owner, kind = uint16(at>>1), chick+int(at&1)
 			}
-			p.side[owner] |= 1 << sq
-			p.kind[kind] |= 1 << sq
+			b := uint16(1) << sq
+			p.side[0] |= b &^ -owner
+			p.side[1] |= b & -owner
+			p.kind[kind] |= b
 		}
 		free &^= p.boardSet(k)
 	}
@@ -575,12 +591,14 @@ func (g *Game) decode(s uint64) (position, bool) {
 	return p, true
 }
 
-// selectBit returns the square of the k-th (from 0) member of m.
+// selectBit returns the square of the k-th (from 0) member of m, a set of
+// squares, by a table for each of its bytes.
 func selectBit(m uint16, k int) int {
-	for range k {
-		m &= m - 1
+	lo := uint8(m)
+	if n := bits.OnesCount8(lo); k >= n {
+		return 8 + int(select8[m>>8][k-n])
 	}
-	return bits.TrailingZeros16(m)
+	return int(select8[lo][k])
 }
 
 // Classify returns the kind of index s.
