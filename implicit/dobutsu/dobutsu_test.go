@@ -112,11 +112,16 @@ func TestEngines(t *testing.T) {
 	}
 }
 
-// TestMirror solves lions and chicks with and without mirroring: each
-// position's value is its mirror class's, and CheckLocal holds on every
-// position of the full index against the mirrored solve.
+// TestMirror solves lions, giraffes and chicks (lions and chicks with
+// -short) with and without mirroring: each of 100,000 random positions has
+// its mirror class's value, and CheckLocal holds on them against the
+// mirrored solve.
 func TestMirror(t *testing.T) {
-	full, half := game(t, "GC", false), game(t, "GC", true)
+	kinds := "GC"
+	if testing.Short() {
+		kinds = "C"
+	}
+	full, half := game(t, kinds, false), game(t, kinds, true)
 	rf, err := engine.Parallel(context.Background(), full, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +139,7 @@ func TestMirror(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	var sample []uint64
-	for range 100_000 {
+	for range min(100_000, full.Size()) {
 		s := rng.Uint64N(full.Size())
 		sample = append(sample, s)
 		if full.Classify(s) == implicit.Illegal {
@@ -298,6 +303,9 @@ func FuzzParsePosition(f *testing.F) {
 func TestReachable(t *testing.T) {
 	ctx := context.Background()
 	for _, kinds := range []string{"C", "G", "E", "GC"} {
+		if kinds == "GC" && testing.Short() {
+			continue
+		}
 		full, half := game(t, kinds, false), game(t, kinds, true)
 		classes, want, err := engine.ReachableClasses(ctx, full, full.Start(), engine.Options{})
 		if err != nil {
