@@ -138,6 +138,17 @@ type PositionCounter interface {
 	Positions(s uint64) uint64
 }
 
+// TurnedDescriber is a Describer whose index keeps each position as the
+// player to move sees it, the second player's positions being stored as
+// their images with the colours swapped (and the board turned): Describe
+// writes every index with the first player to move. DescribeTurned writes
+// index s as the image with the second player to move, so that a game
+// played from the start can show each position as it stands on the table.
+type TurnedDescriber interface {
+	Describer
+	DescribeTurned(s uint64) string
+}
+
 // Sizer is a Game that knows the memory its own structures take (an
 // explicit graph's arrays, a compact game's rank tables), so that a solve's
 // memory estimate can count them beside the solver's.

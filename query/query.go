@@ -143,11 +143,23 @@ func (p Solved) Best(s uint64) (Move, bool, error) {
 // by '/' ("X../.O./.../X to move"), or as "index N" if g has no notation;
 // ReadPosition reads that form back as well as the lines themselves.
 func OneLine(g implicit.Game, s uint64) string {
+	return strings.ReplaceAll(Text(g, s, false), "\n", "/")
+}
+
+// Text writes position s in g's notation without its last newline, or
+// "index N" for a game without one. second says the second player is to
+// move (an odd ply from the start): a game that keeps positions as the
+// player to move sees them (implicit.TurnedDescriber) then writes the
+// position as it stands on the table, turned back.
+func Text(g implicit.Game, s uint64, second bool) string {
+	if td, ok := g.(implicit.TurnedDescriber); ok && second {
+		return strings.TrimSpace(td.DescribeTurned(s))
+	}
 	d, ok := g.(implicit.Describer)
 	if !ok {
 		return fmt.Sprintf("index %d", s)
 	}
-	return strings.ReplaceAll(strings.TrimSpace(d.Describe(s)), "\n", "/")
+	return strings.TrimSpace(d.Describe(s))
 }
 
 // ReadPosition reads a position in g's notation, its lines separated by

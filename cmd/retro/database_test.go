@@ -145,7 +145,7 @@ func TestDatabaseTeeko(t *testing.T) {
 // depth of the start; the losing side, playing its worst move each turn,
 // still loses.
 func TestPlay(t *testing.T) {
-	for _, args := range [][]string{{"quixo", "-n", "3"}, {"police", "../../examples/police.txt"}} {
+	for _, args := range [][]string{{"quixo", "-n", "3"}, {"police", "../../examples/police.txt"}, {"dobutsu", "-pieces", "C"}} {
 		path := saved(t, args...)
 		out, _, _ := retro(t, "", "query", "-json", path)
 		var start moveJSON
@@ -162,6 +162,22 @@ func TestPlay(t *testing.T) {
 		}
 		if plies := strings.Count(out, "\nretro to move") + strings.Count(out, "\nyou to move"); plies != int(*start.Depth) {
 			t.Fatalf("%v: the game took %d plies, the start is %s %d", args, plies, start.Value, *start.Depth)
+		}
+		if args[0] == "dobutsu" {
+			// Its index keeps positions as Sente to move; play shows them as
+			// they stand, Sente and Gote to move in turn.
+			k := 0
+			for _, line := range strings.Split(out, "\n") {
+				if strings.HasPrefix(line, "Sente to move") || strings.HasPrefix(line, "Gote to move") {
+					if want := []string{"Sente", "Gote"}[k%2]; !strings.HasPrefix(line, want) {
+						t.Fatalf("board %d says %q, want %s to move:\n%s", k, line, want, out)
+					}
+					k++
+				}
+			}
+			if k != int(*start.Depth)+1 {
+				t.Fatalf("%d boards for %d plies", k, *start.Depth)
+			}
 		}
 		// The loser picks the last move listed, the worst.
 		out, _, _ = retro(t, worstMoves(t, path, loser), "play", "-as", loser, path)

@@ -82,7 +82,11 @@ func (g *game) play(start uint64) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(g.out, "\n%s\n", describe(g.p.Game, s))
+		// Plies from the start: a game that keeps positions as the player to
+		// move sees them shows the second player's as they stand.
+		second := len(g.history)%2 == 0
+		fmt.Fprintf(g.out, "\n%s\n", query.Text(g.p.Game, s, second))
+		oneLine := func(t uint64) string { return strings.ReplaceAll(query.Text(g.p.Game, t, !second), "\n", "/") }
 		if len(moves) == 0 {
 			who := "retro"
 			if g.humanToMove() {
@@ -97,13 +101,13 @@ func (g *game) play(start uint64) error {
 		}
 		if !g.humanToMove() {
 			m := moves[0]
-			fmt.Fprintf(g.out, "retro to move (%v): plays %s, %v for you\n", e, query.OneLine(g.p.Game, m.To), m.Entry)
+			fmt.Fprintf(g.out, "retro to move (%v): plays %s, %v for you\n", e, oneLine(m.To), m.Entry)
 			g.history = append(g.history, m.To)
 			continue
 		}
 		fmt.Fprintf(g.out, "you to move: %v\n", e)
 		for i, m := range moves {
-			fmt.Fprintf(g.out, "%3d. %-9v %s\n", i+1, m.Entry, query.OneLine(g.p.Game, m.To))
+			fmt.Fprintf(g.out, "%3d. %-9v %s\n", i+1, m.Entry, oneLine(m.To))
 		}
 		next, quit := g.ask(moves)
 		if quit {
@@ -161,12 +165,4 @@ func (g *game) ask(moves []query.Move) (next *uint64, quit bool) {
 		}
 		fmt.Fprintf(g.out, "%q: not a position one move away\n", line)
 	}
-}
-
-// describe writes a position in the game's notation, or its index.
-func describe(g implicit.Game, s uint64) string {
-	if d, ok := g.(implicit.Describer); ok {
-		return strings.TrimRight(d.Describe(s), "\n")
-	}
-	return fmt.Sprintf("index %d", s)
 }

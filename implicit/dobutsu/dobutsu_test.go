@@ -210,6 +210,9 @@ func TestNotation(t *testing.T) {
 		if i, err := g.ParsePosition(turned(text)); err != nil || i != s {
 			t.Fatalf("%q (turned) reads as %d, %v; want %d", turned(text), i, err, s)
 		}
+		if got, want := strings.TrimSpace(g.DescribeTurned(s)), turned(text); got != want {
+			t.Fatalf("DescribeTurned(%d) = %q, want %q", s, got, want)
+		}
 	}
 }
 
@@ -226,11 +229,15 @@ func turned(text string) string {
 		b.WriteByte('\n')
 	}
 	hand := strings.TrimPrefix(lines[4], "Sente to move; in hand: ")
-	swapped := []byte(hand)
-	for i := range swapped {
-		swapped[i] = swapCase(swapped[i])
+	var upper, lower []byte // Sente's pieces first
+	for i := range len(hand) {
+		if c := swapCase(hand[i]); c >= 'a' {
+			lower = append(lower, c)
+		} else {
+			upper = append(upper, c)
+		}
 	}
-	b.WriteString("Gote to move; in hand: " + string(swapped))
+	b.WriteString("Gote to move; in hand: " + string(upper) + string(lower))
 	return b.String()
 }
 

@@ -21,6 +21,21 @@ import (
 // a giraffe and a chick, Gote an elephant).
 func (g *Game) Describe(s uint64) string {
 	p, _ := g.decode(s)
+	return p.describe("Sente")
+}
+
+// DescribeTurned writes index s as the same position with Gote to move:
+// the board turned by 180 degrees, the colours swapped. ParsePosition reads
+// it back as s.
+func (g *Game) DescribeTurned(s uint64) string {
+	p, _ := g.decode(s)
+	q := p.flip() // Sente's pieces, side 0 in q, are the ones not to move
+	return q.describe("Gote")
+}
+
+// describe writes p with side 0 as Sente, and mover ("Sente" or "Gote") to
+// move.
+func (p *position) describe(mover string) string {
 	var b strings.Builder
 	for sq := range squares {
 		b.WriteByte(p.letter(int8(sq)))
@@ -28,7 +43,7 @@ func (g *Game) Describe(s uint64) string {
 			b.WriteByte('\n')
 		}
 	}
-	b.WriteString("Sente to move; in hand: ")
+	b.WriteString(mover + " to move; in hand: ")
 	n := 0
 	for side := range 2 {
 		for k := range handKinds {
@@ -49,7 +64,7 @@ func (g *Game) Describe(s uint64) string {
 	return b.String()
 }
 
-// letter returns the character of square sq.
+// letter returns the character of square sq: upper case for side 0.
 func (p *position) letter(sq int8) byte {
 	bit := uint16(1) << sq
 	var c byte
