@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,8 +68,12 @@ type moveJSON struct {
 	Cells    string   `json:"cells,omitempty"`
 }
 
-// position answers for position p of g.
-func (s *Server) position(g *Game, p uint64) (*positionJSON, error) {
+// position answers for position p of g; second says the second player is
+// to move, for games that keep positions as the player to move sees them
+// (implicit.TurnedDescriber): the position and its moves are then written
+// as they stand on the table, and the page keeps the turn by following the
+// texts of the moves.
+func (s *Server) position(g *Game, p uint64, second bool) (*positionJSON, error) {
 	e, err := g.Solved.Lookup(p)
 	if err != nil {
 		return nil, err
@@ -77,11 +82,11 @@ func (s *Server) position(g *Game, p uint64) (*positionJSON, error) {
 	if err != nil {
 		return nil, err
 	}
-	text := query.OneLine(g.Solved.Game, p)
+	text := oneLine(g, p, second)
 	j := &positionJSON{Position: text, Index: p, Value: e.Name(), Depth: e.DepthOf(),
 		Board: parseBoard(text), Moves: make([]moveJSON, 0, len(moves))}
 	for _, m := range moves {
-		mt := query.OneLine(g.Solved.Game, m.To)
+		mt := oneLine(g, m.To, !second)
 		changed, cells := j.Board.changed(parseBoard(mt))
 		if len(mt) > MaxMoveText {
 			mt = ""
@@ -98,7 +103,7 @@ func (s *Server) random(g *Game) (*positionJSON, error) {
 	for range randomTries {
 		p := rand.Uint64N(n)
 		if g.Solved.Game.Classify(p) != implicit.Illegal {
-			return s.position(g, p)
+			return s.position(g, p, false)
 		}
 	}
 	return nil, errorf(http.StatusNotFound, "no legal position found in %d random indices of game %q", randomTries, g.ID)
@@ -128,44 +133,66 @@ func (q params) none() error {
 	return nil
 }
 
+// oneLine writes position p of g on one line, with the second player to
+// move if second (see position).
+func oneLine(g *Game, p uint64, second bool) string {
+	return strings.ReplaceAll(query.Text(g.Solved.Game, p, second), "\n", "/")
+}
+
 // position reads the position a request names: p (the game's notation, its
-// lines joined by '/') or index (the game's own index), not both.
-func (q params) position(g *Game) (uint64, error) {
+// lines joined by '/') or index (the game's own index), not both. second
+// says p is written with the second player to move, as oneLine writes it
+// for a game that keeps positions as the player to move sees them.
+func (q params) position(g *Game) (p uint64, second bool, err error) {
 	for k := range q {
 		if k != "p" && k != "index" {
-			return 0, errorf(http.StatusBadRequest, "unknown parameter %s: want p or index", quote(k))
+			return 0, false, errorf(http.StatusBadRequest, "unknown parameter %s: want p or index", quote(k))
 		}
 	}
 	text, hasP := q["p"]
 	idx, hasIndex := q["index"]
 	switch {
 	case hasP && hasIndex:
-		return 0, errorf(http.StatusBadRequest, "both p and index given: want one")
+		return 0, false, errorf(http.StatusBadRequest, "both p and index given: want one")
 	case hasIndex:
 		n := g.Solved.Game.Size()
 		i, err := strconv.ParseUint(idx[0], 10, 64)
 		if err != nil || i >= n {
-			return 0, errorf(http.StatusBadRequest, "index %s: want a number from 0 to %d", quote(idx[0]), n-1)
+			return 0, false, errorf(http.StatusBadRequest, "index %s: want a number from 0 to %d", quote(idx[0]), n-1)
 		}
 		if g.Solved.Game.Classify(i) == implicit.Illegal {
-			return 0, errorf(http.StatusBadRequest, "index %d: not a legal position", i)
+			return 0, false, errorf(http.StatusBadRequest, "index %d: not a legal position", i)
 		}
-		return i, nil
+		return i, false, nil
 	case hasP:
 		t := text[0]
 		if len(t) > MaxPosition {
-			return 0, errorf(http.StatusBadRequest, "position of %d bytes: at most %d", len(t), MaxPosition)
+			return 0, false, errorf(http.StatusBadRequest, "position of %d bytes: at most %d", len(t), MaxPosition)
 		}
 		if _, ok := g.Solved.Game.(implicit.Notation); !ok {
-			return 0, errorf(http.StatusBadRequest, "game %q has no position notation: give index", g.ID)
+			return 0, false, errorf(http.StatusBadRequest, "game %q has no position notation: give index", g.ID)
 		}
 		p, err := query.ReadPosition(g.Solved.Game, t)
 		if err != nil {
-			return 0, errorf(http.StatusBadRequest, "position %s: %s", quote(t), oneLineError(err))
+			return 0, false, errorf(http.StatusBadRequest, "position %s: %s", quote(t), oneLineError(err))
 		}
-		return p, nil
+		_, turned := g.Solved.Game.(implicit.TurnedDescriber)
+		return p, turned && sameText(t, oneLine(g, p, true)), nil
 	}
-	return 0, errorf(http.StatusBadRequest, "no position: give p (the game's notation) or index")
+	return 0, false, errorf(http.StatusBadRequest, "no position: give p (the game's notation) or index")
+}
+
+// sameText reports whether two position texts have the same lines, white
+// space around them ignored.
+func sameText(a, b string) bool {
+	lines := func(s string) []string {
+		ls := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '/' })
+		for i := range ls {
+			ls[i] = strings.TrimSpace(ls[i])
+		}
+		return ls
+	}
+	return slices.Equal(lines(a), lines(b))
 }
 
 // oneLineError writes an error on one line.

@@ -428,3 +428,46 @@ func TestSafeID(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnedPositions plays Dōbutsu shōgi (lions and chicks) through the
+// API by the texts of the moves: positions are written as they stand, Sente
+// and Gote to move in turn, though the index keeps them all as Sente to
+// move, and each answer is the move's index with the solve's value.
+func TestTurnedPositions(t *testing.T) {
+	sg := solveToDB(t, "d", "dobutsu", []string{"-pieces=C"}, "")
+	s, err := web.New([]*web.Game{sg.Game})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	fx := &fixture{games: map[string]*solvedGame{"d": sg}, srv: srv}
+	var p positionResp
+	fx.getJSON(t, "/api/games/d/start", &p)
+	for ply := 0; len(p.Moves) > 0; ply++ {
+		mover := []string{"Sente", "Gote"}[ply%2]
+		if !strings.Contains(p.Position, mover+" to move") || p.Board == nil || !strings.HasPrefix(p.Board.Caption, mover) {
+			t.Fatalf("ply %d: %q, want %s to move", ply, p.Position, mover)
+		}
+		for _, m := range p.Moves {
+			if !strings.Contains(m.Position, []string{"Gote", "Sente"}[ply%2]+" to move") {
+				t.Fatalf("ply %d: move to %q", ply, m.Position)
+			}
+		}
+		if got, want := entryOf(p.Value, p.Depth), sg.oracle(p.Index); got != want {
+			t.Fatalf("ply %d: %v, the solve says %v", ply, got, want)
+		}
+		m := p.Moves[0]
+		p = positionResp{}
+		fx.getJSON(t, "/api/games/d/position?p="+url.QueryEscape(m.Position), &p)
+		if p.Index != m.Index || p.Position != m.Position {
+			t.Fatalf("ply %d: the move to %d, %q answers %d, %q", ply, m.Index, m.Position, p.Index, p.Position)
+		}
+	}
+	// The same position asked by index is written as Sente to move.
+	var q positionResp
+	fx.getJSON(t, fmt.Sprintf("/api/games/d/position?index=%d", p.Index), &q)
+	if !strings.Contains(q.Position, "Sente to move") {
+		t.Fatalf("index %d written %q", p.Index, q.Position)
+	}
+}

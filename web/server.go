@@ -209,18 +209,18 @@ func (s *Server) api(r *http.Request, path string) (any, error) {
 		if g.Start == nil {
 			return nil, errorf(http.StatusNotFound, "game %q has no start: ask for a position", g.ID)
 		}
-		return s.position(g, *g.Start)
+		return s.position(g, *g.Start, false)
 	case "random":
 		if err := q.none(); err != nil {
 			return nil, err
 		}
 		return s.random(g)
 	case "position":
-		p, err := q.position(g)
+		p, second, err := q.position(g)
 		if err != nil {
 			return nil, err
 		}
-		return s.position(g, p)
+		return s.position(g, p, second)
 	}
 	return nil, errorf(http.StatusNotFound, "no such API route: %s", quote("/api/"+path))
 }

@@ -295,11 +295,13 @@ function indexPath(i) {
   return `games/${encodeURIComponent(state.game.id)}/position?index=${encodeURIComponent(i)}`;
 }
 
-// play plays a move: the position it leads to, asked for by its index (a
-// large board's text is long, and a move's may be left out).
+// play plays a move: the position it leads to, asked for by its text (the
+// server then writes it as the move listed it: dobutsu's second player's
+// positions stand as on the table), or by its index where the text was
+// left out (a large board's).
 function play(m) {
   return run(async () => {
-    state.history.push(await api(indexPath(m.index)));
+    state.history.push(await api(m.position ? positionPath(m.position) : indexPath(m.index)));
     show();
   });
 }
