@@ -432,6 +432,14 @@ func (p *position) pieceAt(sq int8) int {
 	return lion
 }
 
+// pieceOn returns the kind of the piece on sq, the lions included.
+func (p *position) pieceOn(sq int8) int {
+	if p.lion[0] == sq || p.lion[1] == sq {
+		return lion
+	}
+	return p.pieceAt(sq)
+}
+
 // attacked reports whether a piece of side 0 could step onto sq.
 func (p *position) attacked(sq int8) bool {
 	if p.lion[0] >= 0 && from[lion][sq]>>p.lion[0]&1 != 0 {
@@ -745,7 +753,34 @@ func (g *Game) ClassifyCount(s uint64) (implicit.Kind, uint64) {
 
 // count returns the number of moves of p, the inner position at index s.
 func (g *Game) count(s uint64, p *position) uint64 {
-	if p.attacked(p.lion[1]) || g.mayRepeat(p) {
+	if p.attacked(p.lion[1]) {
+		// Only the captures of their lion: distinct unless two lead to
+		// mirror images.
+		type taker struct {
+			y int8
+			k int
+		}
+		var takers [8]taker
+		n := 0
+		for m := from[lion][p.lion[1]] & p.side[0]; m != 0; m &= m - 1 {
+			y := int8(bits.TrailingZeros16(m))
+			if k := p.pieceOn(y); from[k][p.lion[1]]>>y&1 != 0 {
+				takers[n] = taker{y, k}
+				n++
+			}
+		}
+		if n == 1 {
+			return 1
+		}
+		var to [8]uint64
+		for i, tk := range takers[:n] {
+			q := p.step(tk.y, p.lion[1], tk.k)
+			f := q.flip()
+			to[i] = g.index(&f)
+		}
+		return uint64(len(implicit.SortedSet(to[:n])))
+	}
+	if g.mayRepeat(p) {
 		return uint64(len(g.Moves(s, make([]uint64, 0, 80))))
 	}
 	n := uint64(0)
