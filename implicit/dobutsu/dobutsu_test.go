@@ -333,12 +333,12 @@ func TestReachable(t *testing.T) {
 }
 
 // TestFullSolve solves the real game when RETRO_DOBUTSU_FULL is set (about
-// 7 minutes and 3 GB on 2 cores): the start is a loss for Sente in 78
+// 4 minutes and 2.6 GB on 2 cores): the start is a loss for Sente in 78
 // plies, the published solution, and CheckLocal holds at a million random
 // positions.
 func TestFullSolve(t *testing.T) {
 	if os.Getenv("RETRO_DOBUTSU_FULL") == "" {
-		t.Skip("set RETRO_DOBUTSU_FULL=1 to solve the whole game (7 minutes, 3 GB)")
+		t.Skip("set RETRO_DOBUTSU_FULL=1 to solve the whole game (4 minutes, 2.6 GB)")
 	}
 	g := game(t, "GEC", true)
 	r, err := engine.Parallel(context.Background(), g, engine.Options{})
