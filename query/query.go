@@ -142,8 +142,11 @@ func (p Solved) Best(s uint64) (Move, bool, error) {
 // OneLine writes position s in g's notation on one line, its lines joined
 // by '/' ("X../.O./.../X to move"), or as "index N" if g has no notation;
 // ReadPosition reads that form back as well as the lines themselves.
-func OneLine(g implicit.Game, s uint64) string {
-	return strings.ReplaceAll(Text(g, s, false), "\n", "/")
+func OneLine(g implicit.Game, s uint64) string { return OneLineAs(g, s, false) }
+
+// OneLineAs is Text on one line, its lines joined by '/'.
+func OneLineAs(g implicit.Game, s uint64, second bool) string {
+	return strings.ReplaceAll(Text(g, s, second), "\n", "/")
 }
 
 // Text writes position s in g's notation without its last newline, or

@@ -82,11 +82,11 @@ func (s *Server) position(g *Game, p uint64, second bool) (*positionJSON, error)
 	if err != nil {
 		return nil, err
 	}
-	text := oneLine(g, p, second)
+	text := query.OneLineAs(g.Solved.Game, p, second)
 	j := &positionJSON{Position: text, Index: p, Value: e.Name(), Depth: e.DepthOf(),
 		Board: parseBoard(text), Moves: make([]moveJSON, 0, len(moves))}
 	for _, m := range moves {
-		mt := oneLine(g, m.To, !second)
+		mt := query.OneLineAs(g.Solved.Game, m.To, !second)
 		changed, cells := j.Board.changed(parseBoard(mt))
 		if len(mt) > MaxMoveText {
 			mt = ""
@@ -133,16 +133,10 @@ func (q params) none() error {
 	return nil
 }
 
-// oneLine writes position p of g on one line, with the second player to
-// move if second (see position).
-func oneLine(g *Game, p uint64, second bool) string {
-	return strings.ReplaceAll(query.Text(g.Solved.Game, p, second), "\n", "/")
-}
-
 // position reads the position a request names: p (the game's notation, its
 // lines joined by '/') or index (the game's own index), not both. second
-// says p is written with the second player to move, as oneLine writes it
-// for a game that keeps positions as the player to move sees them.
+// says p is written with the second player to move, as query.OneLineAs
+// writes it for a game that keeps positions as the player to move sees them.
 func (q params) position(g *Game) (p uint64, second bool, err error) {
 	for k := range q {
 		if k != "p" && k != "index" {
@@ -177,7 +171,7 @@ func (q params) position(g *Game) (p uint64, second bool, err error) {
 			return 0, false, errorf(http.StatusBadRequest, "position %s: %s", quote(t), oneLineError(err))
 		}
 		_, turned := g.Solved.Game.(implicit.TurnedDescriber)
-		return p, turned && sameText(t, oneLine(g, p, true)), nil
+		return p, turned && sameText(t, query.OneLineAs(g.Solved.Game, p, true)), nil
 	}
 	return 0, false, errorf(http.StatusBadRequest, "no position: give p (the game's notation) or index")
 }

@@ -86,7 +86,6 @@ func (g *game) play(start uint64) error {
 		// move sees them shows the second player's as they stand.
 		second := len(g.history)%2 == 0
 		fmt.Fprintf(g.out, "\n%s\n", query.Text(g.p.Game, s, second))
-		oneLine := func(t uint64) string { return strings.ReplaceAll(query.Text(g.p.Game, t, !second), "\n", "/") }
 		if len(moves) == 0 {
 			who := "retro"
 			if g.humanToMove() {
@@ -101,13 +100,13 @@ func (g *game) play(start uint64) error {
 		}
 		if !g.humanToMove() {
 			m := moves[0]
-			fmt.Fprintf(g.out, "retro to move (%v): plays %s, %v for you\n", e, oneLine(m.To), m.Entry)
+			fmt.Fprintf(g.out, "retro to move (%v): plays %s, %v for you\n", e, query.OneLineAs(g.p.Game, m.To, !second), m.Entry)
 			g.history = append(g.history, m.To)
 			continue
 		}
 		fmt.Fprintf(g.out, "you to move: %v\n", e)
 		for i, m := range moves {
-			fmt.Fprintf(g.out, "%3d. %-9v %s\n", i+1, m.Entry, oneLine(m.To))
+			fmt.Fprintf(g.out, "%3d. %-9v %s\n", i+1, m.Entry, query.OneLineAs(g.p.Game, m.To, !second))
 		}
 		next, quit := g.ask(moves)
 		if quit {

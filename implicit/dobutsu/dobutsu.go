@@ -349,9 +349,6 @@ func (g *Game) newRestTable(f int) restTable {
 
 func (t *restTable) size() uint64 { return t.offset[len(t.offset)-1] }
 
-// Config returns the game's configuration.
-func (g *Game) Config() Config { return g.cfg }
-
 // Size returns the number of indices.
 func (g *Game) Size() uint64 { return g.size }
 
@@ -432,6 +429,26 @@ func (p *position) pieceAt(sq int8) int {
 	return lion
 }
 
+// piece is a piece of the board: its square and kind.
+type piece struct {
+	sq   int8
+	kind int
+}
+
+// lionTakers returns side 0's pieces that can take their lion, out[:n]:
+// those of the lion's neighbours that step onto its square. (An array, not
+// a slice: the hot paths that call it allocate nothing.)
+func (p *position) lionTakers() (out [8]piece, n int) {
+	for m := from[lion][p.lion[1]] & p.side[0]; m != 0; m &= m - 1 {
+		y := int8(bits.TrailingZeros16(m))
+		if k := p.pieceOn(y); from[k][p.lion[1]]>>y&1 != 0 {
+			out[n] = piece{y, k}
+			n++
+		}
+	}
+	return out, n
+}
+
 // pieceOn returns the kind of the piece on sq, the lions included.
 func (p *position) pieceOn(sq int8) int {
 	if p.lion[0] == sq || p.lion[1] == sq {
@@ -453,7 +470,7 @@ func (p *position) attacked(sq int8) bool {
 	return false
 }
 
-// kind returns the game's classification of p, side 0 to move.
+// classify returns the game's classification of p, side 0 to move.
 func (p *position) classify() implicit.Kind {
 	switch {
 	case p.lion[0] < 0:
@@ -512,7 +529,7 @@ func (g *Game) rest(p *position, rt *restTable) uint64 {
 	for _, k := range g.kinds {
 		set := p.boardSet(k)
 		n := bits.OnesCount16(set)
-		a := uint64(2 + 2*(k/chick)) // attributes per piece: 4 for chicks
+		a := attrs(k)
 		var comb, attr uint64
 		mul := uint64(1)
 		for i, m := 0, set; m != 0; i, m = i+1, m&(m-1) {
@@ -630,17 +647,13 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 		dst = append(dst, g.index(&f))
 	}
 	empty := all &^ p.occupied()
-	lionTakers := 0
-	if p.attacked(p.lion[1]) {
+	if takers, n := p.lionTakers(); n > 0 {
 		// Taking their lion wins at once: it is the only move kept.
-		g.eachStep(&p, func(y, x int8, k int) {
-			if x == p.lion[1] {
-				lionTakers++
-				q := p.step(y, x, k)
-				emit(&q)
-			}
-		})
-		if lionTakers > 1 {
+		for _, tk := range takers[:n] {
+			q := p.step(tk.sq, p.lion[1], tk.kind)
+			emit(&q)
+		}
+		if n > 1 {
 			dst = append(dst[:start], implicit.SortedSet(dst[start:])...)
 		}
 		return dst
@@ -654,11 +667,9 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 			continue
 		}
 		for m := empty; m != 0; m &= m - 1 {
-			b := uint16(1) << bits.TrailingZeros16(m)
 			q := p
 			q.hand[0][k]--
-			q.side[0] |= b
-			q.kind[k] |= b
+			q.put(0, int8(bits.TrailingZeros16(m)), k)
 			emit(&q)
 		}
 	}
@@ -708,19 +719,34 @@ func (p *position) step(y, x int8, k int) position {
 // eachStep calls f for each step of a piece of side 0: from y to x, the
 // piece's kind before the step.
 func (g *Game) eachStep(p *position, f func(y, x int8, k int)) {
-	own := p.side[0]
-	if p.lion[0] >= 0 {
-		for m := step[lion][p.lion[0]] &^ own; m != 0; m &= m - 1 {
-			f(p.lion[0], int8(bits.TrailingZeros16(m)), lion)
+	p.eachPiece(func(y int8, k int) {
+		for m := step[k][y] &^ p.side[0]; m != 0; m &= m - 1 {
+			f(y, int8(bits.TrailingZeros16(m)), k)
 		}
+	})
+}
+
+// eachPiece calls f for each piece of side 0 on the board: its square and
+// kind, the lion first.
+func (p *position) eachPiece(f func(sq int8, k int)) {
+	if p.lion[0] >= 0 {
+		f(p.lion[0], lion)
 	}
 	for k, km := range p.kind {
-		for pm := km & own; pm != 0; pm &= pm - 1 {
-			y := int8(bits.TrailingZeros16(pm))
-			for m := step[k][y] &^ own; m != 0; m &= m - 1 {
-				f(y, int8(bits.TrailingZeros16(m)), k)
-			}
+		for m := km & p.side[0]; m != 0; m &= m - 1 {
+			f(int8(bits.TrailingZeros16(m)), k)
 		}
+	}
+}
+
+// put places a piece of the given side and kind (a lion included) on the
+// empty square sq.
+func (p *position) put(side int, sq int8, k int) {
+	p.side[side] |= 1 << sq
+	if k == lion {
+		p.lion[side] = sq
+	} else {
+		p.kind[k] |= 1 << sq
 	}
 }
 
@@ -753,28 +779,15 @@ func (g *Game) ClassifyCount(s uint64) (implicit.Kind, uint64) {
 
 // count returns the number of moves of p, the inner position at index s.
 func (g *Game) count(s uint64, p *position) uint64 {
-	if p.attacked(p.lion[1]) {
+	if takers, n := p.lionTakers(); n > 0 {
 		// Only the captures of their lion: distinct unless two lead to
-		// mirror images.
-		type taker struct {
-			y int8
-			k int
-		}
-		var takers [8]taker
-		n := 0
-		for m := from[lion][p.lion[1]] & p.side[0]; m != 0; m &= m - 1 {
-			y := int8(bits.TrailingZeros16(m))
-			if k := p.pieceOn(y); from[k][p.lion[1]]>>y&1 != 0 {
-				takers[n] = taker{y, k}
-				n++
-			}
-		}
+		// mirror images, which only their indices tell.
 		if n == 1 {
 			return 1
 		}
 		var to [8]uint64
 		for i, tk := range takers[:n] {
-			q := p.step(tk.y, p.lion[1], tk.k)
+			q := p.step(tk.sq, p.lion[1], tk.kind)
 			f := q.flip()
 			to[i] = g.index(&f)
 		}
@@ -797,112 +810,107 @@ func (g *Game) count(s uint64, p *position) uint64 {
 // Unmoves appends the positions that move to t, each once.
 func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 	p, _ := g.decode(t)
-	// q: t as the player who just moved sees it (side 0); its un-moves give
-	// positions with side 0 to move, as the index keeps them.
-	q := p.flip()
-	start := len(dst)
-	lionTaken := q.lion[1] < 0
-	// A predecessor that could have taken our lion would have: only the
-	// capture itself leads from it.
-	emit := func(r *position) {
-		if r.classify() == implicit.Inner && (lionTaken || !r.attacked(r.lion[1])) {
-			dst = append(dst, g.index(r))
-		}
-	}
-	empty := all &^ q.occupied()
-	// un-place puts back side 1's piece of kind c on x, or its lion.
-	unplace := func(r *position, x int8, c int) {
-		r.side[1] |= 1 << x
-		if c == lion {
-			r.lion[1] = x
-		} else {
-			r.kind[c] |= 1 << x
-		}
-	}
-	forEachOwn := func(fn func(x int8, k int)) {
-		fn(q.lion[0], lion)
-		for k, km := range q.kind {
-			for m := km & q.side[0]; m != 0; m &= m - 1 {
-				fn(int8(bits.TrailingZeros16(m)), k)
-			}
-		}
-	}
-	forEachOwn(func(x int8, k int) {
-		bx := uint16(1) << x
-		back := func(y int8, was int) {
-			by := uint16(1) << y
-			r := q
-			r.side[0] ^= bx | by
-			if k == lion {
-				r.lion[0] = y
-			} else {
-				r.kind[k] &^= bx
-				r.kind[was] |= by
-			}
-			if lionTaken {
-				unplace(&r, x, lion)
-				emit(&r)
-				return
-			}
-			emit(&r)
-			for c := range handKinds {
-				if q.hand[0][c] == 0 {
-					continue
-				}
-				u := r
-				u.hand[0][c]--
-				unplace(&u, x, c)
-				emit(&u)
-				if c == chick {
-					u = r
-					u.hand[0][c]--
-					unplace(&u, x, hen)
-					emit(&u)
-				}
-			}
-		}
+	// u.q: t as the player who just moved sees it (side 0); its un-moves
+	// give positions with side 0 to move, as the index keeps them.
+	u := unmover{g: g, q: p.flip(), dst: dst}
+	u.lionTaken = u.q.lion[1] < 0
+	empty := all &^ u.q.occupied()
+	u.q.eachPiece(func(x int8, k int) {
 		switch {
 		case k == chick && x < cols:
 			// A chick on the far row was dropped there: a step would have promoted it.
 		case k == hen && x < cols:
 			for m := from[hen][x] & empty; m != 0; m &= m - 1 {
-				back(int8(bits.TrailingZeros16(m)), hen)
+				u.back(x, k, int8(bits.TrailingZeros16(m)), hen)
 			}
 			if y := x + cols; empty>>y&1 != 0 {
-				back(y, chick) // the chick promoted on arrival
+				u.back(x, k, y, chick) // the chick promoted on arrival
 			}
 		default:
 			for m := from[k][x] & empty; m != 0; m &= m - 1 {
-				back(int8(bits.TrailingZeros16(m)), k)
+				u.back(x, k, int8(bits.TrailingZeros16(m)), k)
 			}
 		}
-		if !lionTaken && k < hen {
-			r := q
-			r.side[0] &^= bx
-			r.kind[k] &^= bx
+		if !u.lionTaken && k < hen {
+			r := u.q
+			r.side[0] &^= 1 << x
+			r.kind[k] &^= 1 << x
 			r.hand[0][k]++
-			emit(&r)
+			u.emit(&r) // un-dropped
 		}
 	})
 	if g.mayRepeat(&p) {
-		dst = append(dst[:start], implicit.SortedSet(dst[start:])...)
+		u.dst = append(u.dst[:len(dst)], implicit.SortedSet(u.dst[len(dst):])...)
 	}
-	return dst
+	return u.dst
+}
+
+// unmover lists the un-moves of q, a position as the player who just moved
+// (side 0) sees it.
+type unmover struct {
+	g         *Game
+	q         position
+	lionTaken bool // side 1's lion was just taken: every un-move puts it back
+	dst       []uint64
+}
+
+// emit appends r, a predecessor with side 0 to move, if the game lets it
+// move: it is not over, and it could not have taken side 1's lion instead
+// (a player who can take the lion does), unless the move took it.
+func (u *unmover) emit(r *position) {
+	if r.classify() == implicit.Inner && (u.lionTaken || !r.attacked(r.lion[1])) {
+		u.dst = append(u.dst, u.g.index(r))
+	}
+}
+
+// back emits the predecessors where side 0's piece of kind k on x came from
+// y as a piece of kind was: x was empty, or held a piece of side 1 taken
+// from it (one of each kind in side 0's hand; a chick in hand may have been
+// a hen; the lion, if it was just taken).
+func (u *unmover) back(x int8, k int, y int8, was int) {
+	r := u.q
+	r.side[0] ^= 1<<x | 1<<y
+	if k == lion {
+		r.lion[0] = y
+	} else {
+		r.kind[k] &^= 1 << x
+		r.kind[was] |= 1 << y
+	}
+	if u.lionTaken {
+		r.put(1, x, lion)
+		u.emit(&r)
+		return
+	}
+	u.emit(&r)
+	for c := range handKinds {
+		if u.q.hand[0][c] > 0 {
+			u.uncapture(r, x, c, c)
+			if c == chick {
+				u.uncapture(r, x, c, hen)
+			}
+		}
+	}
+}
+
+// uncapture emits r with side 1's piece of kind taken back on x from side
+// 0's hand, where it went as kind c.
+func (u *unmover) uncapture(r position, x int8, c, taken int) {
+	r.hand[0][c]--
+	r.put(1, x, taken)
+	u.emit(&r)
 }
 
 // Start returns the index of the starting position: gle / .c. / .C. / ELG
 // (the kinds not in play left out), Sente to move.
 func (g *Game) Start() uint64 {
 	var p position
-	p.lion = [2]int8{10, 1}
-	p.side = [2]uint16{1 << 10, 1 << 1}
 	place := func(k int, ours, theirs int8) {
-		if g.has(k) {
-			p.kind[k] |= 1<<ours | 1<<theirs
-			p.side[0] |= 1 << ours
-			p.side[1] |= 1 << theirs
+		if k == lion || g.has(k) {
+			p.put(0, ours, k)
+			p.put(1, theirs, k)
 		}
 	}
+	place(lion, 10, 1)
 	place(giraffe, 11, 0)
 	place(elephant, 9, 2)
 	place(chick, 7, 4)

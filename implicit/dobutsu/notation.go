@@ -159,7 +159,11 @@ func (g *Game) parse(text string) (position, error) {
 		}
 	}
 	for k := range handKinds {
-		if want := map[bool]int{true: 2, false: 0}[g.has(k)]; count[k] != want {
+		want := 0
+		if g.has(k) {
+			want = 2
+		}
+		if count[k] != want {
 			return p, fmt.Errorf("%d %ss on the board and in hand, want %d", count[k], kindName[k], want)
 		}
 	}
