@@ -38,11 +38,11 @@ import (
 // levels alone (seed 004, section 1.2: W_k and L_k), and within a level
 // every claim is exclusive.
 func Parallel(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
-	width, err := laneWidth(g.MaxMoves(), 2)
+	width, err := laneWidth(maxCount(g), 2)
 	if err != nil {
 		return nil, err
 	}
-	if err := opt.CheckMemory(g.Size(), parBytesPerIndex(width)+opt.reachBytesPerIndex()); err != nil {
+	if err := opt.CheckMemory(g.Size(), parBytesPerIndex(width)+opt.reachBytesPerIndex()+exitBytesPerIndex(g)); err != nil {
 		return nil, err
 	}
 	if g, err = restrict(ctx, g, opt); err != nil {
@@ -52,6 +52,15 @@ func Parallel(ctx context.Context, g implicit.Game, opt Options) (*Result, error
 	s.prog = StartProgress(opt, s.n)
 	defer s.prog.Stop()
 	return s.solve(ctx)
+}
+
+// maxCount bounds the count a lane starts with: a position's moves, and
+// one more for an ExitGame's exits.
+func maxCount(g implicit.Game) uint64 {
+	if _, ok := g.(ExitGame); ok {
+		return g.MaxMoves() + 1
+	}
+	return g.MaxMoves()
 }
 
 // parBytesPerIndex is the parallel engine's peak memory per index: the lanes,
@@ -70,19 +79,21 @@ type parSolver struct {
 	bufs        []workerBuf
 	ws          *Workspace // nil, or where the arrays come from and go back to
 	prog        *Progress
+	exits       *exitEvents // the exits' actions, for an ExitGame
 }
 
 // workerBuf is one worker's buffers, a cache line apart from the others':
 // moves for classification, and the batch of frontier positions being
 // expanded with their predecessors.
 type workerBuf struct {
-	buf   []uint64 // moves, while classifying
-	batch []uint64 // frontier positions waiting to be expanded
-	preds []uint64 // their predecessors, batch position after position
-	ends  []int    // ends[j]: the end of batch[j]'s predecessors in preds
-	codes []uint8  // the value code each predecessor had when loaded
-	edges uint64   // predecessor edges this worker walked
-	_     [64 - 8]byte
+	buf    []uint64 // moves, while classifying
+	batch  []uint64 // frontier positions waiting to be expanded
+	preds  []uint64 // their predecessors, batch position after position
+	ends   []int    // ends[j]: the end of batch[j]'s predecessors in preds
+	codes  []uint8  // the value code each predecessor had when loaded
+	levels []uint64 // levels[d]: exit actions of level d found while classifying
+	edges  uint64   // predecessor edges this worker walked
+	_      [64 - 8]byte
 }
 
 // batchSize is how many frontier positions a worker expands at once: enough
@@ -109,6 +120,9 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 	}
 	s.cur, s.next = ws.newFrontiers(n, w, limit)
 	s.setWidth(width)
+	if eg, ok := g.(ExitGame); ok {
+		s.exits = &exitEvents{lanes: bitset.NewCounters(n, exitWidth(eg))}
+	}
 	return s
 }
 
@@ -123,13 +137,22 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	s.prog.SetPhase("")
+	// The last level at which an exit acts: levels go on until it, even
+	// through empty frontiers.
+	lastExit, anyExit := uint64(0), false
+	if s.exits != nil {
+		s.sumEvents()
+		lastExit, anyExit = s.exits.lastLevel()
+	}
 	var depth, maxDepth uint64
 	for {
 		count := s.cur.Close()
-		if count == 0 {
+		if count == 0 && (!anyExit || depth > lastExit) {
 			break
 		}
-		maxDepth = depth
+		if count != 0 {
+			maxDepth = depth
+		}
 		s.prog.Level(depth, count)
 		if depth > s.payloadMask {
 			if err := s.widen(ctx); err != nil {
@@ -140,10 +163,15 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 		if err := s.expandLevel(ctx, depth); err != nil {
 			return nil, err
 		}
+		if s.exits != nil {
+			if err := s.expandExits(ctx, depth); err != nil {
+				return nil, err
+			}
+		}
 		s.cur, s.next = s.next, s.cur
 		depth++
 	}
-	s.cur, s.next = nil, nil // the frontiers' memory goes before the values'
+	s.cur, s.next, s.exits = nil, nil, nil // the frontiers' memory goes before the values'
 	s.prog.SetPhase("collecting values")
 	return s.result(ctx, maxDepth)
 }
@@ -154,6 +182,9 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 func (s *parSolver) classify(ctx context.Context) error {
 	s.cur.Reset()
 	chunk := parallel.ChunkFor(s.n, s.workers, 4096)
+	if eg, ok := s.g.(ExitGame); ok {
+		return s.classifyExits(ctx, eg, chunk)
+	}
 	classify := implicit.ClassifierOf(s.g)
 	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
@@ -176,6 +207,45 @@ func (s *parSolver) classify(ctx context.Context) error {
 			}
 		}
 		s.bufs[w].buf = buf
+		s.prog.Advance(hi - lo)
+		return nil
+	})
+}
+
+// classifyExits is classify for an ExitGame: a position with exits counts
+// one more move, which only an exit action of ExitToWins takes back, so
+// that its count reaches zero only once its exits are known to all reach
+// wins and the level of the deepest has come.
+func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64) error {
+	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
+		buf := s.bufs[w].buf
+		defer func() { s.bufs[w].buf = buf }()
+		for i := lo; i < hi; i++ {
+			var kind implicit.Kind
+			var k uint64
+			var exit Exit
+			kind, k, exit, buf = g.ClassifyExits(i, buf)
+			switch kind {
+			case implicit.Illegal:
+				s.lanes.Set(i, uint64(Illegal)<<s.codeShift)
+			case implicit.TerminalWin, implicit.TerminalLoss:
+				s.lanes.Set(i, uint64(kind)<<s.codeShift)
+				s.cur.Emit(w, i)
+			default:
+				if exit.Kind != NoExit {
+					k++
+					if e, ok := event(exit); ok {
+						s.addEvent(w, i, e)
+					}
+				}
+				if k == 0 {
+					s.lanes.Set(i, uint64(Loss)<<s.codeShift)
+					s.cur.Emit(w, i)
+				} else {
+					s.lanes.Set(i, k)
+				}
+			}
+		}
 		s.prog.Advance(hi - lo)
 		return nil
 	})

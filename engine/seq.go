@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 
 	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
@@ -16,6 +17,9 @@ import (
 // section 1.2). The level at which a position is resolved is its depth;
 // positions never resolved are draws. O(N + E) time.
 func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
+	if _, ok := g.(ExitGame); ok {
+		return nil, errors.New("engine: the sequential engine does not solve games with exits (tiers): use Parallel")
+	}
 	width, err := laneWidth(g.MaxMoves(), 0)
 	if err != nil {
 		return nil, err

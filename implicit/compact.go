@@ -15,26 +15,45 @@ import (
 // from the size of g's index to the number of classes, 8 times smaller for
 // the 8 symmetries of the square.
 //
-// It keeps a bit per index of g (set for canonical positions), a running
-// count per 512 of them, for ranks, and the canonical positions in order,
-// 4 bytes each, for the way back.
+// It keeps the ClassSet of g, for ranks, and the canonical positions in
+// order, 4 bytes each, for the way back.
 type Compact struct {
 	S      Symmetric
-	canon  []uint64 // bit s: s is canonical
-	counts []uint32 // counts[b]: canonical positions below s = 512b
+	set    ClassSet
 	sparse []uint32 // sparse[i]: the i-th canonical position
 }
 
 // NewCompact finds the canonical positions of g, on all cores. g's index
 // must be below 2^32.
 func NewCompact(g Symmetric) *Compact {
-	n := g.Size()
-	if n >= 1<<32 {
+	if g.Size() >= 1<<32 {
 		panic("implicit: NewCompact of a game with 2^32 indices or more")
 	}
-	c := &Compact{S: g, canon: make([]uint64, (n+63)/64)}
+	c := &Compact{S: g, set: NewClassSet(g)}
+	c.sparse = c.set.Positions()
+	return c
+}
+
+// ClassSet is the set of the canonical positions of a Symmetric game, a
+// bit per index, with a running count per 512 indices: what numbers its
+// classes, the i-th canonical position in increasing order being class i.
+type ClassSet struct {
+	Bits   []uint64 // bit s: s is canonical
+	Counts []uint32 // Counts[b]: canonical positions below s = 512b; the last, all of them
+}
+
+// NewClassSet finds the canonical positions of g, on all cores. g must have
+// fewer than 2^32 classes.
+func NewClassSet(g Symmetric) ClassSet { return NewClassSetRange(g, 0, g.Size()) }
+
+// NewClassSetRange is NewClassSet for the positions [lo, hi) of g alone (a
+// tier, whose canonical images stay in it): bit s of the set is position
+// lo+s.
+func NewClassSetRange(g Symmetric, start, end uint64) ClassSet {
+	n := end - start
+	bitWords := make([]uint64, (n+63)/64)
 	// Each goroutine marks whole words, so no two share one.
-	words := uint64(len(c.canon))
+	words := uint64(len(bitWords))
 	workers := uint64(runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -43,31 +62,56 @@ func NewCompact(g Symmetric) *Compact {
 			for wi := lo; wi < hi; wi++ {
 				var m uint64
 				for b := range uint64(64) {
-					if s := wi*64 + b; s < n && g.IsCanonical(s) {
+					if s := wi*64 + b; s < n && g.IsCanonical(start+s) {
 						m |= 1 << b
 					}
 				}
-				c.canon[wi] = m
+				bitWords[wi] = m
 			}
 		})
 	}
 	wg.Wait()
-	c.counts = make([]uint32, (words+7)/8+1)
+	return ClassSetOf(bitWords)
+}
+
+// ClassSetOf returns the ClassSet whose bits are bitWords, counting them.
+func ClassSetOf(bitWords []uint64) ClassSet {
+	c := ClassSet{Bits: bitWords, Counts: make([]uint32, (len(bitWords)+7)/8+1)}
 	var total uint32
-	for wi, m := range c.canon {
+	for wi, m := range bitWords {
 		if wi%8 == 0 {
-			c.counts[wi/8] = total
+			c.Counts[wi/8] = total
 		}
 		total += uint32(bits.OnesCount64(m))
 	}
-	c.counts[len(c.counts)-1] = total
-	c.sparse = make([]uint32, 0, total)
-	for wi, m := range c.canon {
+	c.Counts[len(c.Counts)-1] = total
+	return c
+}
+
+// Positions returns the canonical positions in increasing order: class i
+// is Positions()[i]. The positions must be below 2^32.
+func (c ClassSet) Positions() []uint32 {
+	p := make([]uint32, 0, c.Len())
+	for wi, m := range c.Bits {
 		for ; m != 0; m &= m - 1 {
-			c.sparse = append(c.sparse, uint32(wi*64+bits.TrailingZeros64(m)))
+			p = append(p, uint32(wi*64+bits.TrailingZeros64(m)))
 		}
 	}
-	return c
+	return p
+}
+
+// Len returns the number of classes.
+func (c ClassSet) Len() uint64 { return uint64(c.Counts[len(c.Counts)-1]) }
+
+// Rank returns the class number of canonical position s: the number of
+// canonical positions below it.
+func (c ClassSet) Rank(s uint64) uint64 {
+	wi := s / 64
+	r := uint64(c.Counts[wi/8])
+	for w := wi &^ 7; w < wi; w++ {
+		r += uint64(bits.OnesCount64(c.Bits[w]))
+	}
+	return r + uint64(bits.OnesCount64(c.Bits[wi]&(1<<(s%64)-1)))
 }
 
 // CompactTableBytes returns the bytes NewCompact allocates for a game of n
@@ -78,22 +122,12 @@ func CompactTableBytes(n uint64) uint64 { return (n+63)/64*8 + ((n+63)/64/8+1)*4
 // Bytes returns the memory of c's tables (a bit per index of the game, a
 // count per 512, 4 bytes per class) and of the game's own, if it says.
 func (c *Compact) Bytes() uint64 {
-	return uint64(len(c.canon))*8 + uint64(len(c.counts))*4 + uint64(cap(c.sparse))*4 + BytesOf(c.S)
-}
-
-// rank returns the compact index of canonical position s.
-func (c *Compact) rank(s uint64) uint64 {
-	wi := s / 64
-	r := uint64(c.counts[wi/8])
-	for w := wi &^ 7; w < wi; w++ {
-		r += uint64(bits.OnesCount64(c.canon[w]))
-	}
-	return r + uint64(bits.OnesCount64(c.canon[wi]&(1<<(s%64)-1)))
+	return uint64(len(c.set.Bits))*8 + uint64(len(c.set.Counts))*4 + uint64(cap(c.sparse))*4 + BytesOf(c.S)
 }
 
 // Index returns the compact index of any position s of the underlying game:
 // the rank of its class's representative.
-func (c *Compact) Index(s uint64) uint64 { return c.rank(c.S.Canonical(s)) }
+func (c *Compact) Index(s uint64) uint64 { return c.set.Rank(c.S.Canonical(s)) }
 
 // Position returns the canonical position of the underlying game at compact
 // index i.
@@ -156,7 +190,10 @@ func (c *Compact) ParsePosition(text string) (uint64, error) {
 // Counts returns the running counts of canonical positions: Counts()[k] is
 // the number below position 512k, and the last entry the total. They are
 // all Ranks needs to number the classes as c does (a database stores them).
-func (c *Compact) Counts() []uint32 { return c.counts }
+func (c *Compact) Counts() []uint32 { return c.set.Counts }
+
+// Classes returns the set of canonical positions that numbers c's classes.
+func (c *Compact) Classes() ClassSet { return c.set }
 
 // Ranks numbers a Symmetric game's classes as Compact does, from Compact's
 // running counts alone: where Compact keeps a bit per position, Ranks tests

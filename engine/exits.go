@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// ExitKind says what the moves that leave a game (its exits) decide about
+// a position, before any move inside the game is known.
+type ExitKind uint8
+
+// The kinds of exit.
+const (
+	// NoExit: the position has no exit.
+	NoExit ExitKind = iota
+	// ExitToLoss: an exit reaches a loss, the shallowest at Exit.Depth, so
+	// the position is a win at depth Exit.Depth+1 unless a move inside
+	// makes it a shallower one.
+	ExitToLoss
+	// ExitToWins: every exit reaches a win, the deepest at Exit.Depth, so
+	// the position is a loss, if its moves inside all reach wins too, at a
+	// depth of at least Exit.Depth+1.
+	ExitToWins
+	// ExitToDraw: no exit reaches a loss and one reaches a draw, so the
+	// position is never a loss.
+	ExitToDraw
+)
+
+// Exit sums up a position's exits: their kind and the depth that matters.
+type Exit struct {
+	Kind  ExitKind
+	Depth uint64
+}
+
+// ExitGame is a Game some of whose moves leave it for positions already
+// solved: a tier of a tiered game, whose moves into its children are
+// looked up in their results. Moves and Unmoves list only the moves inside
+// the game; ClassifyExits sums up the others. The parallel engine solves
+// an ExitGame as if each exit were a move to a position of the known
+// value and depth.
+type ExitGame interface {
+	implicit.Game
+	// ClassifyExits returns Classify(s) and, for an Inner s, the number of
+	// its moves inside the game and what its exits decide. buf is scratch
+	// space for moves, returned (perhaps grown) for the next call.
+	ClassifyExits(s uint64, buf []uint64) (implicit.Kind, uint64, Exit, []uint64)
+	// MaxExitDepth bounds the Depth of every Exit.
+	MaxExitDepth() uint64
+}
+
+// exitEvents is what a solve of an ExitGame keeps of the exits: for each
+// position whose exits act at some level, that level and the action, in a
+// lane of a packed array (0 for no action, (level+1)<<1 | 0 for a win
+// claim, (level+1)<<1 | 1 for a decrement of its count); and how many
+// actions each level has, so that levels without any skip the scan.
+type exitEvents struct {
+	lanes   bitset.Counters
+	atLevel []uint64
+}
+
+// exitBytesPerIndex is the memory an ExitGame's events add per index.
+func exitBytesPerIndex(g implicit.Game) float64 {
+	eg, ok := g.(ExitGame)
+	if !ok {
+		return 0
+	}
+	return float64(exitWidth(eg)) / 8
+}
+
+// exitWidth is the lane width for an ExitGame's events.
+func exitWidth(g ExitGame) uint {
+	if (g.MaxExitDepth()+1)<<1|1 < 1<<16 {
+		return 16
+	}
+	return 32
+}
+
+// event returns the lane value of an exit's action, and false if it has
+// none (no exit, or a draw: the position's count is kept above zero).
+func event(e Exit) (uint64, bool) {
+	switch e.Kind {
+	case ExitToLoss:
+		return (e.Depth + 1) << 1, true
+	case ExitToWins:
+		return (e.Depth+1)<<1 | 1, true
+	}
+	return 0, false
+}
+
+// lastLevel returns the last level with an action, and false if none has.
+func (ev *exitEvents) lastLevel() (uint64, bool) {
+	for d := len(ev.atLevel) - 1; d >= 0; d-- {
+		if ev.atLevel[d] != 0 {
+			return uint64(d), true
+		}
+	}
+	return 0, false
+}
+
+// expandExits applies the exits' actions of level depth, as flush applies
+// a frontier's: a win claim is an un-move from a loss of this level, a
+// decrement one from a win. Positions resolved by them join the next
+// frontier.
+func (s *parSolver) expandExits(ctx context.Context, depth uint64) error {
+	ev := s.exits
+	if depth >= uint64(len(ev.atLevel)) || ev.atLevel[depth] == 0 {
+		return nil
+	}
+	claim := (depth + 1) << 1
+	words := ev.lanes.Words()
+	width := ev.lanes.Width()
+	perWord := uint64(64 / width)
+	laneMask := uint64(1)<<width - 1
+	lanes, code := s.lanes, s.codeShift
+	chunk := parallel.ChunkFor(uint64(len(words)), s.workers, 64)
+	return parallel.For(ctx, s.workers, uint64(len(words)), chunk, func(w int, lo, hi uint64) error {
+		for wi := lo; wi < hi; wi++ {
+			x := words[wi]
+			if x == 0 {
+				continue
+			}
+			for l := range perWord {
+				e := x >> (l * uint64(width)) & laneMask
+				if e&^1 != claim {
+					continue
+				}
+				p := wi*perWord + l
+				if lanes.AtomicGet(p)>>code != 0 {
+					continue
+				}
+				if e&1 == 0 {
+					if lanes.Or(p, uint64(Win)<<code)>>code == 0 {
+						s.next.Emit(w, p)
+					}
+				} else if lanes.Dec(p) == 0 {
+					lanes.Or(p, uint64(Loss)<<code)
+					s.next.Emit(w, p)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// addEvent records position p's exit action e (found by worker w while
+// classifying) in its lane and in the worker's count of its level.
+func (s *parSolver) addEvent(w int, p uint64, e uint64) {
+	s.exits.lanes.Set(p, e)
+	c := &s.bufs[w].levels
+	d := e>>1 - 1
+	for uint64(len(*c)) <= d {
+		*c = append(*c, 0)
+	}
+	(*c)[d]++
+}
+
+// sumEvents adds up the workers' counts of actions per level.
+func (s *parSolver) sumEvents() {
+	ev := s.exits
+	ev.atLevel = ev.atLevel[:0]
+	for i := range s.bufs {
+		for d, k := range s.bufs[i].levels {
+			for len(ev.atLevel) <= d {
+				ev.atLevel = append(ev.atLevel, 0)
+			}
+			ev.atLevel[d] += k
+		}
+		s.bufs[i].levels = s.bufs[i].levels[:0]
+	}
+}

@@ -1,0 +1,88 @@
+package implicit
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Tier is a part of a game's index: the positions [Start, End), which a
+// tiered solve holds in memory at once. Children are the other tiers its
+// moves can reach (by their number in Tiered.Tiers).
+type Tier struct {
+	Name       string
+	Start, End uint64
+	Children   []int
+}
+
+// Size returns the number of indices of the tier.
+func (t Tier) Size() uint64 { return t.End - t.Start }
+
+// Tiered is a Game whose index is cut into tiers by a quantity that moves
+// never take back (the pieces on the board, the cubes of Quixo): a move
+// from a position of a tier reaches the same tier or one of its children,
+// and no chain of children leads back to a tier. A tiered solve solves the
+// children first, one tier at a time, so that only one tier's arrays are
+// in memory, with the values of its children read from disk.
+//
+// Tiers returns them in increasing order of Start, covering [0, Size())
+// without gaps. If the game is also Symmetric, a position's Canonical
+// image lies in its own tier.
+type Tiered interface {
+	Game
+	Tiers() []Tier
+}
+
+// TierOf returns the number of the tier that holds index s, among tiers as
+// Tiers returns them.
+func TierOf(tiers []Tier, s uint64) int {
+	return sort.Search(len(tiers), func(k int) bool { return tiers[k].End > s })
+}
+
+// TierOrder returns the tiers' numbers in an order where every tier comes
+// after its children (the smaller number first among those ready at once),
+// or an error if the tiers do not cover the index [0, size) in order or a
+// chain of children comes back to a tier.
+func TierOrder(tiers []Tier, size uint64) ([]int, error) {
+	var end uint64
+	for k, t := range tiers {
+		if t.Start != end || t.End < t.Start {
+			return nil, fmt.Errorf("implicit: tier %d (%s) is [%d, %d), want it to start at %d", k, t.Name, t.Start, t.End, end)
+		}
+		end = t.End
+		for _, c := range t.Children {
+			if c < 0 || c >= len(tiers) || c == k {
+				return nil, fmt.Errorf("implicit: tier %d (%s) has child %d", k, t.Name, c)
+			}
+		}
+	}
+	if end != size {
+		return nil, fmt.Errorf("implicit: the tiers end at %d, the index at %d", end, size)
+	}
+	// Depth-first, children before parents; state 1 while on the path.
+	state := make([]uint8, len(tiers))
+	order := make([]int, 0, len(tiers))
+	var visit func(k int) error
+	visit = func(k int) error {
+		switch state[k] {
+		case 1:
+			return fmt.Errorf("implicit: tier %d (%s) is its own descendant", k, tiers[k].Name)
+		case 2:
+			return nil
+		}
+		state[k] = 1
+		for _, c := range tiers[k].Children {
+			if err := visit(c); err != nil {
+				return err
+			}
+		}
+		state[k] = 2
+		order = append(order, k)
+		return nil
+	}
+	for k := range tiers {
+		if err := visit(k); err != nil {
+			return nil, err
+		}
+	}
+	return order, nil
+}

@@ -1,0 +1,358 @@
+// Package tier solves a tiered game (implicit.Tiered) one tier at a time,
+// children first, each on the frontier-parallel engine with its moves into
+// solved children read from their files: peak memory is one tier's arrays
+// and the pages of its children's files that it reads, not the whole
+// game's. Finished tiers stay on disk in a folder, so that a solve stopped
+// at any moment (an interrupt, kill -9, a power cut) resumes from them.
+package tier
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/text"
+)
+
+// Options tune a tiered solve.
+type Options struct {
+	// Dir is the folder that keeps the finished tiers, created if missing.
+	// A solve finds there the tiers an earlier run of the same solve
+	// finished and goes on from them.
+	Dir string
+	// Fingerprint names what is solved: the game, its parameters, the
+	// version of its index. Files solved under another are refused.
+	Fingerprint string
+	// Engine tunes each tier's solve (workers, memory, progress of a tier).
+	Engine engine.Options
+	// Progress, if not nil, receives a line per tier: which, how many of
+	// how many, the share of positions done, the rate and the time left.
+	Progress io.Writer
+}
+
+// manifest is the folder's description of the solve, for people and for
+// refusing a folder of another solve.
+type manifest struct {
+	Format      int    `json:"format"`
+	Fingerprint string `json:"fingerprint"`
+	Tiers       int    `json:"tiers"`
+	Size        uint64 `json:"size"`
+}
+
+// tierPath returns the file of tier k.
+func tierPath(dir string, k int) string { return filepath.Join(dir, fmt.Sprintf("tier-%05d.bin", k)) }
+
+// Solve solves g tier by tier and returns its solution, which reads the
+// tiers' files in dir (Close it when done).
+func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error) {
+	tiers := g.Tiers()
+	order, err := implicit.TierOrder(tiers, g.Size())
+	if err != nil {
+		return nil, err
+	}
+	if err := prepareDir(o.Dir, manifest{Format: storeVersion, Fingerprint: o.Fingerprint, Tiers: len(tiers), Size: g.Size()}); err != nil {
+		return nil, err
+	}
+	s := &solver{g: g, tiers: tiers, o: o, fp: checksum([]byte(o.Fingerprint)), stores: make([]*store, len(tiers)),
+		parents: make([]int, len(tiers))}
+	s.sym, _ = g.(implicit.Symmetric)
+	for _, t := range tiers {
+		for _, c := range t.Children {
+			s.parents[c]++
+		}
+	}
+	defer s.closeAll()
+	var total uint64
+	for _, t := range tiers {
+		total += t.Size()
+	}
+	start := time.Now()
+	var done, solvedHere uint64 // positions of finished tiers; of those solved by this run
+	for n, k := range order {
+		t := tiers[k]
+		began := time.Now()
+		resumed, err := s.solveTier(ctx, k)
+		if err != nil {
+			return nil, fmt.Errorf("tier %d (%s): %w", k, t.Name, err)
+		}
+		done += t.Size()
+		if !resumed {
+			solvedHere += t.Size()
+		}
+		if o.Progress != nil {
+			how := fmt.Sprintf("solved in %s", time.Since(began).Round(time.Millisecond))
+			if resumed {
+				how = "found solved in " + o.Dir
+			}
+			line := fmt.Sprintf("retro: tier %d of %d (%s, %d positions) %s; %.1f%% of positions done",
+				n+1, len(order), t.Name, t.Size(), how, 100*float64(done)/float64(max(total, 1)))
+			if el := time.Since(start); solvedHere > 0 && el > 0 {
+				rate := float64(solvedHere) / el.Seconds()
+				left := time.Duration(float64(total-done) / rate * float64(time.Second))
+				line += fmt.Sprintf(", %.3g positions/s, about %s left", rate, left.Round(time.Second))
+			}
+			fmt.Fprintln(o.Progress, line)
+		}
+		// A child whose parents are all solved is closed: its pages go.
+		for _, c := range t.Children {
+			if s.parents[c]--; s.parents[c] == 0 && s.stores[c] != nil {
+				s.stores[c].close()
+				s.stores[c] = nil
+			}
+		}
+	}
+	s.closeAll()
+	return openSolution(g, tiers, o.Dir, s.fp)
+}
+
+// prepareDir creates dir if needed and writes its manifest, or checks the
+// one there.
+func prepareDir(dir string, m manifest) error {
+	if dir == "" {
+		return errors.New("tier: no folder for the tiers")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "manifest.json")
+	if b, err := os.ReadFile(path); err == nil {
+		var old manifest
+		if json.Unmarshal(b, &old) != nil || old != m {
+			return fmt.Errorf("%s holds another solve (%q); remove it or choose another folder", dir, old.Fingerprint)
+		}
+		return nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// solver is one tiered solve under way.
+type solver struct {
+	g       implicit.Tiered
+	sym     implicit.Symmetric
+	tiers   []implicit.Tier
+	o       Options
+	fp      uint32   // the fingerprint's checksum, in every tier file
+	stores  []*store // the open files of solved tiers, by tier number
+	parents []int    // parents[k]: tiers not yet solved that have k as a child
+}
+
+func (s *solver) closeAll() {
+	for k, st := range s.stores {
+		if st != nil {
+			st.close()
+			s.stores[k] = nil
+		}
+	}
+}
+
+// want returns what tier k's file must say of itself, with entries
+// (classes or positions) as counted.
+func (s *solver) want(k int, entries uint64) storeHeader {
+	return storeHeader{tier: uint32(k), entries: entries, positions: s.tiers[k].Size(), symmetric: s.sym != nil, fingerprint: s.fp}
+}
+
+// solveTier solves tier k unless its file is there already, whole, from
+// the same solve; it reports which.
+func (s *solver) solveTier(ctx context.Context, k int) (resumed bool, err error) {
+	t := s.tiers[k]
+	path := tierPath(s.o.Dir, k)
+	if _, err := os.Stat(path); err == nil {
+		if _, err := s.open(k); err == nil {
+			return true, nil
+		} else if s.o.Progress != nil {
+			fmt.Fprintf(s.o.Progress, "retro: %v; solving the tier again\n", err)
+		}
+	}
+	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End, children: make([]*store, len(s.tiers))}
+	var bits []uint64
+	if s.sym != nil {
+		if t.Size() >= 1<<32 {
+			return false, fmt.Errorf("%d positions: tiers of a symmetric game must have fewer than 2^32", t.Size())
+		}
+		v.classes = implicit.NewClassSetRange(s.sym, t.Start, t.End)
+		v.sparse, bits = v.classes.Positions(), v.classes.Bits
+	}
+	for _, c := range t.Children {
+		st, err := s.open(c)
+		if err != nil {
+			return false, err
+		}
+		v.children[c] = st
+		v.maxExit = max(v.maxExit, st.h.maxDepth)
+	}
+	r, err := engine.Parallel(ctx, v, s.o.Engine)
+	if err != nil {
+		return false, err
+	}
+	return false, writeStore(ctx, path, s.want(k, r.Size()), r, bits, s.o.Engine.Workers)
+}
+
+// open returns the store of solved tier k, opening (and checking) its file
+// the first time.
+func (s *solver) open(k int) (*store, error) {
+	if s.stores[k] != nil {
+		return s.stores[k], nil
+	}
+	st, err := openStoreOf(s.o.Dir, k, s.tiers[k], s.sym != nil, s.fp)
+	if err != nil {
+		return nil, err
+	}
+	s.stores[k] = st
+	return st, nil
+}
+
+// openStoreOf opens the file of tier k, checked whole, whatever its number
+// of entries (classes are counted from the file's bits).
+func openStoreOf(dir string, k int, t implicit.Tier, symmetric bool, fp uint32) (*store, error) {
+	path := tierPath(dir, k)
+	data, unmap, err := mapFile(path)
+	if err != nil {
+		return nil, err
+	}
+	h, herr := decodeHeader(data)
+	unmap()
+	if herr != nil {
+		return nil, fmt.Errorf("%s: %v", path, herr)
+	}
+	want := storeHeader{tier: uint32(k), entries: h.entries, positions: t.Size(), symmetric: symmetric, fingerprint: fp}
+	if !symmetric {
+		want.entries = t.Size()
+	}
+	return openStore(path, want, true)
+}
+
+// Solution is a solved tiered game, read from its tiers' files: the value
+// and depth of each entry of the whole game's index, numbered as a solve
+// in memory numbers them (the classes of a symmetric game in the order of
+// implicit.Compact), so that a database written from it is the same file.
+type Solution struct {
+	g      implicit.Game
+	sym    implicit.Symmetric
+	tiers  []implicit.Tier
+	stores []*store
+	first  []uint64 // first[k]: the entry number of tier k's first entry; then the total
+	counts [4]uint64
+	maxD   uint64
+	edges  uint64
+}
+
+func openSolution(g implicit.Tiered, tiers []implicit.Tier, dir string, fp uint32) (*Solution, error) {
+	sol := &Solution{g: g, tiers: tiers, stores: make([]*store, len(tiers)), first: make([]uint64, len(tiers)+1)}
+	sol.sym, _ = g.(implicit.Symmetric)
+	for k, t := range tiers {
+		st, err := openStoreOf(dir, k, t, sol.sym != nil, fp)
+		if err != nil {
+			sol.Close()
+			return nil, err
+		}
+		sol.stores[k] = st
+		sol.first[k+1] = sol.first[k] + st.h.entries
+		for v, c := range st.h.counts {
+			sol.counts[v] += c
+		}
+		sol.maxD = max(sol.maxD, st.h.maxDepth)
+		sol.edges += st.h.edges
+	}
+	return sol, nil
+}
+
+// Close unmaps the tiers' files.
+func (sol *Solution) Close() error {
+	var err error
+	for _, st := range sol.stores {
+		if st != nil {
+			err = errors.Join(err, st.close())
+		}
+	}
+	return err
+}
+
+// Size returns the number of entries: positions, or classes of a symmetric
+// game.
+func (sol *Solution) Size() uint64 { return sol.first[len(sol.tiers)] }
+
+// Lookup returns the value and depth of entry i.
+func (sol *Solution) Lookup(i uint64) (engine.Value, uint64, error) {
+	k := sort.Search(len(sol.tiers), func(k int) bool { return sol.first[k+1] > i })
+	if k == len(sol.tiers) {
+		return engine.Illegal, 0, fmt.Errorf("tier: entry %d of %d", i, sol.Size())
+	}
+	return sol.stores[k].Lookup(i - sol.first[k])
+}
+
+// Index returns the entry of position s of the game: s itself, or the
+// number of its class for a symmetric game.
+func (sol *Solution) Index(s uint64) uint64 {
+	k := implicit.TierOf(sol.tiers, s)
+	if sol.sym == nil {
+		return s
+	}
+	return sol.first[k] + sol.stores[k].classes.Rank(sol.sym.Canonical(s)-sol.tiers[k].Start)
+}
+
+// Count returns the number of entries of value v.
+func (sol *Solution) Count(v engine.Value) uint64 { return sol.counts[v&3] }
+
+// MaxDepth returns the largest depth of a win or a loss.
+func (sol *Solution) MaxDepth() uint64 { return sol.maxD }
+
+// Edges returns the predecessor edges the tiers' solves walked.
+func (sol *Solution) Edges() uint64 { return sol.edges }
+
+// Directory returns, for a symmetric game, the running counts of classes
+// per 512 positions of the whole index that a database keeps
+// (implicit.Compact.Counts), and nil otherwise.
+func (sol *Solution) Directory() []uint32 {
+	if sol.sym == nil {
+		return nil
+	}
+	n := sol.g.Size()
+	dir := make([]uint32, (n+511)/512+1)
+	for k, t := range sol.tiers {
+		for wi, m := range sol.stores[k].classes.Bits {
+			for ; m != 0; m &= m - 1 {
+				p := t.Start + uint64(wi)*64 + uint64(bits.TrailingZeros64(m))
+				dir[p/512+1]++
+			}
+		}
+	}
+	for i := 1; i < len(dir); i++ {
+		dir[i] += dir[i-1]
+	}
+	return dir
+}
+
+// Describe says how much the tiers hold, for progress lines.
+func (sol *Solution) Describe() string {
+	return fmt.Sprintf("%d tiers, %d entries, %s on disk", len(sol.tiers), sol.Size(), text.HumanBytes(sol.diskBytes()))
+}
+
+func (sol *Solution) diskBytes() uint64 {
+	var b uint64
+	for _, st := range sol.stores {
+		b += uint64(len(st.data))
+	}
+	return b
+}

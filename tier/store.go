@@ -1,0 +1,300 @@
+package tier
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+
+	"github.com/retro-solver/retro/db"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// A solved tier is kept on disk, uncompressed so that its children's
+// lookups read it in place (memory-mapped), as one file:
+//
+//	header (headerSize bytes, little-endian):
+//	  magic "RETROTR1", format version (4), tier number (4),
+//	  entries (8), positions of the tier (8), code width in bytes (4),
+//	  symmetric 0/1 (4), max depth (8), counts by value (4 x 8),
+//	  edges walked (8), CRC-32C of the fingerprint (4), of the codes (4),
+//	  of the class bits (4), zeros, and the CRC-32C of the header's first
+//	  124 bytes (4)
+//	codes: one per entry (a class of a symmetric game, otherwise a
+//	  position), db.Code of its value and depth, width bytes each
+//	class bits, for a symmetric game: bit s of the words (from the next
+//	  multiple of 8 bytes) set when position s of the tier is canonical
+//
+// It is written under a temporary name, synced and renamed, so a file
+// under its final name is always whole; its checksums catch the rest.
+const (
+	storeMagic   = "RETROTR1"
+	storeVersion = 1
+	headerSize   = 128
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// storeHeader is a tier file's header.
+type storeHeader struct {
+	tier        uint32
+	entries     uint64
+	positions   uint64
+	width       uint32
+	symmetric   bool
+	maxDepth    uint64
+	counts      [4]uint64
+	edges       uint64
+	fingerprint uint32
+	codesCRC    uint32
+	bitsCRC     uint32
+}
+
+func (h *storeHeader) encode() []byte {
+	b := make([]byte, 0, headerSize)
+	b = append(b, storeMagic...)
+	b = binary.LittleEndian.AppendUint32(b, storeVersion)
+	b = binary.LittleEndian.AppendUint32(b, h.tier)
+	b = binary.LittleEndian.AppendUint64(b, h.entries)
+	b = binary.LittleEndian.AppendUint64(b, h.positions)
+	b = binary.LittleEndian.AppendUint32(b, h.width)
+	sym := uint32(0)
+	if h.symmetric {
+		sym = 1
+	}
+	b = binary.LittleEndian.AppendUint32(b, sym)
+	b = binary.LittleEndian.AppendUint64(b, h.maxDepth)
+	for _, c := range h.counts {
+		b = binary.LittleEndian.AppendUint64(b, c)
+	}
+	b = binary.LittleEndian.AppendUint64(b, h.edges)
+	b = binary.LittleEndian.AppendUint32(b, h.fingerprint)
+	b = binary.LittleEndian.AppendUint32(b, h.codesCRC)
+	b = binary.LittleEndian.AppendUint32(b, h.bitsCRC)
+	b = append(b, make([]byte, headerSize-4-len(b))...)
+	return binary.LittleEndian.AppendUint32(b, checksum(b))
+}
+
+func decodeHeader(b []byte) (storeHeader, error) {
+	var h storeHeader
+	le := binary.LittleEndian
+	if len(b) < headerSize || string(b[:8]) != storeMagic {
+		return h, errors.New("not a tier file")
+	}
+	if v := le.Uint32(b[8:]); v != storeVersion {
+		return h, fmt.Errorf("tier file format %d, this retro reads %d", v, storeVersion)
+	}
+	if le.Uint32(b[124:]) != checksum(b[:124]) {
+		return h, errors.New("its header's checksum is wrong")
+	}
+	h.tier = le.Uint32(b[12:])
+	h.entries = le.Uint64(b[16:])
+	h.positions = le.Uint64(b[24:])
+	h.width = le.Uint32(b[32:])
+	h.symmetric = le.Uint32(b[36:]) == 1
+	h.maxDepth = le.Uint64(b[40:])
+	for v := range h.counts {
+		h.counts[v] = le.Uint64(b[48+8*v:])
+	}
+	h.edges = le.Uint64(b[80:])
+	h.fingerprint = le.Uint32(b[88:])
+	h.codesCRC = le.Uint32(b[92:])
+	h.bitsCRC = le.Uint32(b[96:])
+	return h, nil
+}
+
+// codesEnd returns the offset of the class bits: the codes' end, rounded
+// up to 8 bytes.
+func (h *storeHeader) codesEnd() uint64 {
+	return (headerSize + h.entries*uint64(h.width) + 7) &^ 7
+}
+
+// fileSize returns the size the file must have.
+func (h *storeHeader) fileSize() uint64 {
+	if !h.symmetric {
+		return headerSize + h.entries*uint64(h.width)
+	}
+	return h.codesEnd() + (h.positions+63)/64*8
+}
+
+// store is a solved tier, read from its memory-mapped file.
+type store struct {
+	h     storeHeader
+	path  string
+	data  []byte // the whole file
+	codes []byte
+	// classes numbers a symmetric game's classes (its Bits in the file);
+	// empty otherwise.
+	classes implicit.ClassSet
+	unmap   func() error
+}
+
+// code returns the code of entry i.
+func (s *store) code(i uint64) uint64 {
+	switch s.h.width {
+	case 1:
+		return uint64(s.codes[i])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(s.codes[2*i:]))
+	}
+	return uint64(binary.LittleEndian.Uint32(s.codes[4*i:]))
+}
+
+// Lookup returns the value and depth of entry i.
+func (s *store) Lookup(i uint64) (engine.Value, uint64, error) {
+	v, d := db.Decode(s.code(i))
+	return v, d, nil
+}
+
+// Size returns the number of entries.
+func (s *store) Size() uint64 { return s.h.entries }
+
+func (s *store) close() error {
+	if s.unmap == nil {
+		return nil
+	}
+	err := s.unmap()
+	s.unmap = nil
+	return err
+}
+
+// openStore maps the file of a solved tier and checks it against what the
+// solve expects of it (want: tier, entries, positions, symmetric and
+// fingerprint); with verify, it checks the codes' and bits' checksums too.
+func openStore(path string, want storeHeader, verify bool) (*store, error) {
+	data, unmap, err := mapFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &store{path: path, data: data, unmap: unmap}
+	fail := func(format string, args ...any) (*store, error) {
+		s.close()
+		return nil, fmt.Errorf("%s: %s", path, fmt.Sprintf(format, args...))
+	}
+	if s.h, err = decodeHeader(data); err != nil {
+		return fail("%v", err)
+	}
+	h := &s.h
+	switch {
+	case h.fingerprint != want.fingerprint:
+		return fail("solved for another game, other parameters or another version of retro")
+	case h.tier != want.tier || h.entries != want.entries || h.positions != want.positions || h.symmetric != want.symmetric:
+		return fail("holds tier %d of %d entries, want tier %d of %d", h.tier, h.entries, want.tier, want.entries)
+	case h.width != 1 && h.width != 2 && h.width != 4:
+		return fail("code width %d", h.width)
+	case uint64(len(data)) != h.fileSize():
+		return fail("is %d bytes, want %d: truncated or damaged", len(data), h.fileSize())
+	}
+	s.codes = data[headerSize : headerSize+h.entries*uint64(h.width)]
+	if h.symmetric {
+		s.classes = implicit.ClassSetOf(wordsOf(data[h.codesEnd():]))
+		if s.classes.Len() != h.entries {
+			return fail("its class bits count %d classes, its codes %d", s.classes.Len(), h.entries)
+		}
+	}
+	if verify {
+		if checksum(s.codes) != h.codesCRC {
+			return fail("its codes' checksum is wrong")
+		}
+		if h.symmetric && checksum(data[h.codesEnd():]) != h.bitsCRC {
+			return fail("its class bits' checksum is wrong")
+		}
+	}
+	return s, nil
+}
+
+// writeStore writes tier k's result r (and, for a symmetric game, its class
+// bits) to path, atomically.
+func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Result, bits []uint64, workers int) error {
+	width, err := codeWidth(r.MaxDepth())
+	if err != nil {
+		return err
+	}
+	h.width = uint32(width)
+	h.entries = r.Size()
+	h.maxDepth = r.MaxDepth()
+	h.edges = r.Edges()
+	for v := range h.counts {
+		h.counts[v] = r.Count(engine.Value(v))
+	}
+	codes := make([]byte, h.entries*uint64(width))
+	err = parallel.For(ctx, workers, h.entries, parallel.ChunkFor(h.entries, workers, 1<<16), func(_ int, lo, hi uint64) error {
+		for i := lo; i < hi; i++ {
+			c := db.Code(r.Value(i), r.Depth(i))
+			for b := range uint64(width) {
+				codes[i*uint64(width)+b] = byte(c >> (8 * b))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	h.codesCRC = checksum(codes)
+	var bitBytes []byte
+	if h.symmetric {
+		bitBytes = bytesOf(bits)
+		h.bitsCRC = checksum(bitBytes)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after the rename, there is nothing to remove
+	write := func(b []byte) {
+		if err == nil {
+			_, err = f.Write(b)
+		}
+	}
+	write(h.encode())
+	write(codes)
+	if h.symmetric {
+		write(make([]byte, h.codesEnd()-headerSize-uint64(len(codes))))
+		write(bitBytes)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// codeWidth returns the bytes per code for depths up to maxDepth.
+func codeWidth(maxDepth uint64) (int, error) {
+	switch c := db.Code(engine.Loss, maxDepth); {
+	case maxDepth >= 1<<31-2:
+		return 0, fmt.Errorf("tier: depth %d is too large to store", maxDepth)
+	case c < 1<<8:
+		return 1, nil
+	case c < 1<<16:
+		return 2, nil
+	}
+	return 4, nil
+}
+
+// syncDir makes the renames in dir last.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	d.Sync() // not every file system syncs a folder; the rename stands anyway
+	return nil
+}

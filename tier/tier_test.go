@@ -1,0 +1,87 @@
+package tier_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/tier"
+)
+
+// tieredGraph is an explicit graph cut into tiers: vertex v lies in tier
+// v / per, and its edges reach its own tier (cycles included) or later
+// ones, all of which are its children.
+type tieredGraph struct {
+	*graph.Graph
+	tiers []implicit.Tier
+}
+
+func (g tieredGraph) Tiers() []implicit.Tier { return g.tiers }
+
+// randomTiered returns a graph of n vertices in t tiers with about m edges,
+// a third of them into later tiers.
+func randomTiered(n, m uint64, t int, seed uint64) tieredGraph {
+	r := rand.New(rand.NewPCG(seed, 7))
+	per := (n + uint64(t) - 1) / uint64(t)
+	var src, dst []uint32
+	for range m {
+		u := r.Uint64N(n)
+		lo, hi := u/per*per, min(u/per*per+per, n)
+		v := lo + r.Uint64N(hi-lo)
+		if r.IntN(3) == 0 {
+			v = lo + r.Uint64N(n-lo)
+		}
+		src, dst = append(src, uint32(u)), append(dst, uint32(v))
+	}
+	g := tieredGraph{Graph: graph.FromEdges(n, src, dst)}
+	for k := range t {
+		lo, hi := uint64(k)*per, min(uint64(k+1)*per, n)
+		if lo >= hi {
+			break
+		}
+		tr := implicit.Tier{Name: fmt.Sprintf("vertices %d-%d", lo, hi-1), Start: lo, End: hi}
+		for c := k + 1; uint64(c)*per < n; c++ {
+			tr.Children = append(tr.Children, c)
+		}
+		g.tiers = append(g.tiers, tr)
+	}
+	return g
+}
+
+// TestRandomGraphs solves random tiered graphs tier by tier and compares
+// every vertex's value and depth with the sequential engine's solve of the
+// whole graph.
+func TestRandomGraphs(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(40) {
+		n := 20 + seed*37%500
+		g := randomTiered(n, n*(1+seed%4), 1+int(seed%7), seed)
+		want, err := engine.Sequential(ctx, g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 3} {
+			sol, err := tier.Solve(ctx, g, tier.Options{Dir: t.TempDir(), Fingerprint: "test", Engine: engine.Options{Workers: workers}})
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if sol.Size() != n {
+				t.Fatalf("seed %d: %d entries, want %d", seed, sol.Size(), n)
+			}
+			for v := range n {
+				val, d, err := sol.Lookup(v)
+				if err != nil || val != want.Value(v) || d != want.Depth(v) {
+					t.Fatalf("seed %d, %d workers, vertex %d: %v %d (%v), want %v %d", seed, workers, v, val, d, err, want.Value(v), want.Depth(v))
+				}
+			}
+			if sol.MaxDepth() != want.MaxDepth() || sol.Count(engine.Win) != want.Count(engine.Win) {
+				t.Fatalf("seed %d: max depth %d, %d wins; want %d, %d", seed, sol.MaxDepth(), sol.Count(engine.Win), want.MaxDepth(), want.Count(engine.Win))
+			}
+			sol.Close()
+		}
+	}
+}

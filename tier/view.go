@@ -1,0 +1,138 @@
+package tier
+
+import (
+	"fmt"
+
+	"github.com/retro-solver/retro/db"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+)
+
+// view is one tier of a tiered game as the engine solves it: an
+// engine.ExitGame over the tier's positions (or, for a symmetric game, its
+// classes, numbered as implicit.Compact numbers them), whose moves into
+// the children are exits looked up in the children's files.
+type view struct {
+	g        implicit.Game
+	sym      implicit.Symmetric // g, if it is symmetric; otherwise nil
+	tiers    []implicit.Tier
+	lo, hi   uint64            // the tier's positions in g's index
+	classes  implicit.ClassSet // for a symmetric game: the tier's canonical positions
+	sparse   []uint32          // and each class's position, less lo
+	children []*store          // by tier number; nil for a tier that is no child
+	maxExit  uint64
+}
+
+// pos returns the position in g's index of entry i.
+func (v *view) pos(i uint64) uint64 {
+	if v.sym != nil {
+		return v.lo + uint64(v.sparse[i])
+	}
+	return v.lo + i
+}
+
+// entry returns the entry of a position p of the tier.
+func (v *view) entry(p uint64) uint64 {
+	if v.sym != nil {
+		return v.classes.Rank(v.sym.Canonical(p) - v.lo)
+	}
+	return p - v.lo
+}
+
+func (v *view) Size() uint64 {
+	if v.sym != nil {
+		return v.classes.Len()
+	}
+	return v.hi - v.lo
+}
+
+func (v *view) MaxMoves() uint64                { return v.g.MaxMoves() }
+func (v *view) MaxExitDepth() uint64            { return v.maxExit }
+func (v *view) Classify(i uint64) implicit.Kind { return v.g.Classify(v.pos(i)) }
+
+// inside keeps, of the positions dst[start:], those of the tier, as
+// entries, each once for a symmetric game.
+func (v *view) inside(dst []uint64, start int) []uint64 {
+	out := dst[:start]
+	for _, p := range dst[start:] {
+		if p >= v.lo && p < v.hi {
+			out = append(out, v.entry(p))
+		}
+	}
+	if v.sym != nil {
+		return append(out[:start], implicit.SortedSet(out[start:])...)
+	}
+	return out
+}
+
+func (v *view) Moves(i uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	return v.inside(v.g.Moves(v.pos(i), dst), start)
+}
+
+func (v *view) Unmoves(i uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	return v.inside(v.g.Unmoves(v.pos(i), dst), start)
+}
+
+// ClassifyExits classifies entry i, counts its moves inside the tier and
+// looks up its moves into children.
+func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, engine.Exit, []uint64) {
+	p := v.pos(i)
+	kind := v.g.Classify(p)
+	if kind != implicit.Inner {
+		return kind, 0, engine.Exit{}, buf
+	}
+	buf = v.g.Moves(p, buf[:0])
+	var exit engine.Exit
+	minLoss, maxWin, draw := ^uint64(0), uint64(0), false
+	n := 0
+	for _, m := range buf {
+		if m >= v.lo && m < v.hi {
+			buf[n] = v.entry(m)
+			n++
+			continue
+		}
+		val, d := v.lookup(m)
+		switch val {
+		case engine.Loss:
+			minLoss = min(minLoss, d)
+		case engine.Win:
+			maxWin = max(maxWin, d)
+			if exit.Kind == engine.NoExit {
+				exit.Kind = engine.ExitToWins
+			}
+		case engine.Draw:
+			draw = true
+		default:
+			panic(fmt.Sprintf("tier: a move from %d reaches %d, which its tier's file holds as illegal", p, m))
+		}
+	}
+	switch {
+	case minLoss != ^uint64(0):
+		exit = engine.Exit{Kind: engine.ExitToLoss, Depth: minLoss}
+	case draw:
+		exit = engine.Exit{Kind: engine.ExitToDraw}
+	case exit.Kind == engine.ExitToWins:
+		exit.Depth = maxWin
+	}
+	inside := buf[:n]
+	if v.sym != nil {
+		inside = implicit.SortedSet(inside)
+	}
+	return kind, uint64(len(inside)), exit, buf
+}
+
+// lookup returns the value and depth of position m of a child tier.
+func (v *view) lookup(m uint64) (engine.Value, uint64) {
+	k := implicit.TierOf(v.tiers, m)
+	c := v.children[k]
+	if c == nil {
+		panic(fmt.Sprintf("tier: a move reaches position %d of tier %d (%s), which is not a child of [%d, %d)", m, k, v.tiers[k].Name, v.lo, v.hi))
+	}
+	e := m - v.tiers[k].Start
+	if v.sym != nil {
+		e = c.classes.Rank(v.sym.Canonical(m) - v.tiers[k].Start)
+	}
+	return db.Decode(c.code(e))
+}
