@@ -62,10 +62,12 @@ type Header struct {
 	// Game is the game's name (as `retro solve` takes it); Args are the
 	// game's own flags as given ("-n=4"), and Input, if the game reads
 	// one, where its input text lies in the file.
-	Game     string    `json:"game"`
-	Args     []string  `json:"args,omitempty"`
-	Input    *Extent   `json:"input,omitempty"`
-	Sections []Section `json:"sections"`
+	Game string   `json:"game"`
+	Args []string `json:"args,omitempty"`
+	// GameVersion is the version of the game's index (Descriptor.Version).
+	GameVersion int       `json:"gameVersion,omitempty"`
+	Input       *Extent   `json:"input,omitempty"`
+	Sections    []Section `json:"sections"`
 }
 
 // Section describes the values of one instance of the game (a board of a

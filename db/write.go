@@ -44,6 +44,8 @@ type Options struct {
 	Workers int
 	// Level is zstd's level; zstd.SpeedBetterCompression if 0.
 	Level zstd.EncoderLevel
+	// GameVersion is the version of the game's index, for the header.
+	GameVersion int
 }
 
 // Writer writes a database under a temporary name beside its final one,
@@ -83,7 +85,7 @@ func Create(path, game string, args []string, input []byte, o Options) (*Writer,
 		return nil, fmt.Errorf("db: creating %s: %w", path, err)
 	}
 	w := &Writer{path: path, tmp: f.Name(), f: f, o: o, enc: enc,
-		h: Header{Format: FormatVersion, Game: game, Args: args}}
+		h: Header{Format: FormatVersion, Game: game, Args: args, GameVersion: o.GameVersion}}
 	if err := w.write([]byte(magic)); err != nil {
 		w.Abort()
 		return nil, err

@@ -19,6 +19,7 @@ import (
 // order, 4 bytes each, for the way back.
 type Compact struct {
 	S      Symmetric
+	cm     CanonicalMover // S, if it is one
 	set    ClassSet
 	sparse []uint32 // sparse[i]: the i-th canonical position
 }
@@ -30,6 +31,7 @@ func NewCompact(g Symmetric) *Compact {
 		panic("implicit: NewCompact of a game with 2^32 indices or more")
 	}
 	c := &Compact{S: g, set: NewClassSet(g)}
+	c.cm, _ = g.(CanonicalMover)
 	c.sparse = c.set.Positions()
 	return c
 }
@@ -145,13 +147,29 @@ func (c *Compact) Classify(i uint64) Kind { return c.S.Classify(c.Position(i)) }
 // Moves appends the distinct classes reachable from class i.
 func (c *Compact) Moves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
+	if c.cm != nil {
+		return c.canonicalRanks(c.cm.CanonicalMoves(c.Position(i), dst), start)
+	}
 	return c.ranks(c.S.Moves(c.Position(i), dst), start)
 }
 
 // Unmoves appends the distinct classes that can move into class i.
 func (c *Compact) Unmoves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
+	if c.cm != nil {
+		return c.canonicalRanks(c.cm.CanonicalUnmoves(c.Position(i), dst), start)
+	}
 	return c.ranks(c.S.Unmoves(c.Position(i), dst), start)
+}
+
+// canonicalRanks replaces dst[start:], canonical positions, by the sorted
+// set of their compact indices.
+func (c *Compact) canonicalRanks(dst []uint64, start int) []uint64 {
+	tail := dst[start:]
+	for k, s := range tail {
+		tail[k] = c.set.Rank(s)
+	}
+	return append(dst[:start], SortedSet(tail)...)
 }
 
 // ranks replaces dst[start:] by the sorted set of its elements' compact

@@ -25,6 +25,10 @@ type Descriptor struct {
 	// %d stands for the depth: {"Red %d", "Black %d", "Tie"}. A game
 	// without a start answers with the value of every index instead.
 	Answers [3]string
+	// Version numbers the game's index: databases record it, and one of
+	// another version (the positions numbered otherwise) is refused. 0
+	// until a game's index first changes.
+	Version int
 	// List, if not empty, is the JSON key under which -json lists one
 	// summary per instance ("boards"), for inputs that hold several.
 	List string

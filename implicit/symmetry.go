@@ -19,6 +19,17 @@ type Symmetric interface {
 	IsCanonical(s uint64) bool
 }
 
+// CanonicalMover is a Symmetric game that lists the representatives of
+// its moves' and un-moves' classes directly, from the position it has
+// decoded, which is faster than Canonical of each (that decodes each
+// again). CanonicalMoves(s) must list Canonical(m) for each m of Moves(s),
+// in the same order, and CanonicalUnmoves(t) likewise for Unmoves(t).
+type CanonicalMover interface {
+	Symmetric
+	CanonicalMoves(s uint64, dst []uint64) []uint64
+	CanonicalUnmoves(t uint64, dst []uint64) []uint64
+}
+
 // Reduced is the game over the canonical positions of a Symmetric game:
 // every other index is Illegal, and moves and un-moves are canonical.
 //
@@ -56,6 +67,10 @@ func (r Reduced) Classify(s uint64) Kind {
 // Moves appends the distinct canonical positions reachable from s.
 func (r Reduced) Moves(s uint64, dst []uint64) []uint64 {
 	start := len(dst)
+	if cm, ok := r.S.(CanonicalMover); ok {
+		dst = cm.CanonicalMoves(s, dst)
+		return append(dst[:start], SortedSet(dst[start:])...)
+	}
 	dst = r.S.Moves(s, dst)
 	return canonicalSet(r.S, dst, start)
 }
@@ -65,6 +80,10 @@ func (r Reduced) Moves(s uint64, dst []uint64) []uint64 {
 // image of t through the corresponding images of themselves.
 func (r Reduced) Unmoves(t uint64, dst []uint64) []uint64 {
 	start := len(dst)
+	if cm, ok := r.S.(CanonicalMover); ok {
+		dst = cm.CanonicalUnmoves(t, dst)
+		return append(dst[:start], SortedSet(dst[start:])...)
+	}
 	dst = r.S.Unmoves(t, dst)
 	return canonicalSet(r.S, dst, start)
 }

@@ -51,6 +51,9 @@ func (b *database) rebuild() error {
 		return err
 	}
 	d, insts, err := games.Load(b.f.Game, b.f.Args, input, implicit.LoadConfig{MaxMemory: 1 << 62})
+	if err == nil && d.Version != b.f.GameVersion {
+		err = fmt.Errorf("the file numbers the positions as version %d of %s's index, this retro as version %d: solve it again", b.f.GameVersion, d.Name, d.Version)
+	}
 	if err == nil && len(insts) != len(b.f.Sections) {
 		err = fmt.Errorf("the input gives %d instances, the file holds %d", len(insts), len(b.f.Sections))
 	}

@@ -233,7 +233,7 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 		if input != nil {
 			text = input.Bytes()
 		}
-		if c.dbw, err = db.Create(c.dbPath, d.Name, c.gameFlags(), text, db.Options{Workers: c.workers}); err != nil {
+		if c.dbw, err = db.Create(c.dbPath, d.Name, c.gameFlags(), text, db.Options{Workers: c.workers, GameVersion: d.Version}); err != nil {
 			return err
 		}
 		defer c.dbw.Abort()

@@ -1,37 +1,70 @@
-// Package quixo is Quixo on an n x n board (n = 2, 3, 4) as an implicit game
-// with the 8 symmetries of the square (GAMES.md, section `quixo`).
+// Package quixo is Quixo on an n x n board (n = 2 to 5) as an implicit,
+// tiered game with the 8 symmetries of the square (GAMES.md, section
+// `quixo`).
 //
 // A position is the board, as two bit masks (X's cells and O's, bit
-// r*n + c), and whose turn it is. Its index is the board's ternary rank
-// (cell i contributes 3^i times 0 for empty, 1 for X, 2 for O) times two,
-// plus the turn (0 for X, 1 for O): 2 * 3^(n*n) indices, 86,093,442 for
-// 4 x 4. Game itself plays on every board; implicit.Reduce(game) is the
-// game over one board per symmetry class: a class holds a board's 8 images
-// under the symmetries of the square and the same 8 with the colours and
-// the turn swapped, and its representative has X to move and the masks
-// that, read as the number X<<16 | O, are smallest.
+// r*n + c), and whose turn it is. A move never takes a cube off the board,
+// so the index is cut into tiers by the cubes on it: tier {a, b}, a <= b,
+// holds the boards where one colour has a cubes and the other b, both
+// turns, the tiers in order of a+b then a. Within a tier, the boards with
+// X on a cells come first (then, if a != b, those with X on b), each
+// numbered as rank(X) * C(n*n - x, o) + rank(O among the cells X leaves
+// free) with colexicographic ranks, times two plus the turn (0 for X, 1
+// for O). That is 2 * 3^(n*n) indices, 86,093,442 for 4 x 4, the empty
+// board with X to move first; a tier's moves reach itself (a cube taken
+// from its owner's place) and the tiers with one cube more.
+//
+// Game itself plays on every board; implicit.Reduce(game) or a tiered
+// solve keeps one board per symmetry class: a class holds a board's 8
+// images under the symmetries of the square and the same 8 with the
+// colours and the turn swapped, and its representative has X to move and
+// the masks that, read as the number X<<32 | O, are smallest. The
+// swapped images lie in the same tier, so each tier is closed under them.
 package quixo
 
 import (
 	"fmt"
-	"sync"
+	"math/bits"
+	"sort"
 
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/internal/square"
 )
 
-// MaxN is the largest side supported: the masks and tables hold 16 cells.
-const MaxN = 4
+// MaxN is the largest side supported.
+const MaxN = 5
 
-// Game is Quixo on one board size. It implements implicit.Symmetric and is
-// safe for concurrent use.
+// Game is Quixo on one board size, on the boards with at least MinCubes
+// cubes (all of them, from the empty start, when it is 0). It implements
+// implicit.Symmetric and implicit.Tiered and is safe for concurrent use.
 type Game struct {
 	n, cells int
+	full     uint32
+	minCubes int
+	base     uint64 // the first index of the tiers kept, in the index of every board
 	size     uint64
-	lines    []uint32 // the 2n+2 full lines: rows, columns, diagonals
-	moves    []move   // every (taken cell, end) pair of the rules
-	sym      *[8]square.Map16
-	tern     *ternary
+	lines    []uint32         // the 2n+2 full lines: rows, columns, diagonals
+	moves    []move           // every (taken cell, end) pair of the rules
+	sym16    *[8]square.Map16 // the symmetries for n <= 4, in small tables
+	sym      *[8]square.Map   // for n = 5
+	rank     square.Ranker
+	// segs are the boards of each count (x, o) of cubes, in index order;
+	// seg[x][o] the number of the segment of that count.
+	segs  []segment
+	seg   [MaxN*MaxN + 1][MaxN*MaxN + 1]int32
+	tiers []implicit.Tier
+	// hint[s >> hintShift] is the segment that holds the first index of
+	// that stretch: Board looks from there.
+	hint      []int32
+	hintShift uint
+}
+
+// segment is the boards with x X's and o O's: perX boards for each set of
+// X's, two indices each (the turns), from offset.
+type segment struct {
+	x, o   int
+	offset uint64
+	perX   uint64
 }
 
 // move is taking border cell v and pushing the player's piece back in at the
@@ -43,47 +76,27 @@ type move struct {
 	shift int // +d: the segment moves to higher bits; -d: to lower
 }
 
-// ternary holds the ternary rank of up to 8 cells, and back: rank[x<<8|o],
-// and the masks x and o of a rank below 3^8. It is built once, when the
-// first Game is made.
-type ternary struct {
-	rank [1 << 16]uint16
-	x, o [6561]uint8
-}
+// New returns Quixo on an n x n board, n from 2 to 5, on every board.
+func New(n int) (*Game, error) { return NewFrom(n, 0) }
 
-var ternaryTables = sync.OnceValue(func() *ternary {
-	t := new(ternary)
-	for r := range 6561 {
-		var x, o uint8
-		for i, v := 0, r; i < 8; i, v = i+1, v/3 {
-			switch v % 3 {
-			case 1:
-				x |= 1 << i
-			case 2:
-				o |= 1 << i
-			}
-		}
-		t.x[r], t.o[r] = x, o
-		t.rank[int(x)<<8|int(o)] = uint16(r)
-	}
-	return t
-})
-
-// pow3 returns 3^k.
-func pow3(k int) uint64 {
-	p := uint64(1)
-	for range k {
-		p *= 3
-	}
-	return p
-}
-
-// New returns Quixo on an n x n board; n must be 2, 3 or 4.
-func New(n int) (*Game, error) {
+// NewFrom returns Quixo on an n x n board restricted to the boards with at
+// least minCubes cubes (a game of its own: no move lowers the count), so
+// that the last tiers of a board too large to solve whole can be solved
+// alone. With minCubes > 0 the empty start is not among its positions.
+func NewFrom(n, minCubes int) (*Game, error) {
 	if n < 2 || n > MaxN {
 		return nil, fmt.Errorf("quixo: a %d x %d board is not supported (2 to %d)", n, n, MaxN)
 	}
-	g := &Game{n: n, cells: n * n, size: 2 * pow3(n*n), sym: square.Symmetries16(n), tern: ternaryTables()}
+	if minCubes < 0 || minCubes > n*n {
+		return nil, fmt.Errorf("quixo: at least %d cubes on a %d x %d board: want 0 to %d", minCubes, n, n, n*n)
+	}
+	g := &Game{n: n, cells: n * n, full: 1<<(n*n) - 1, minCubes: minCubes, rank: square.NewRanker()}
+	if n <= 4 {
+		g.sym16 = square.Symmetries16(n)
+	} else {
+		g.sym = square.Symmetries(n)
+	}
+	g.setTiers()
 	bit := func(r, c int) uint32 { return 1 << (r*n + c) }
 	var d1, d2 uint32
 	for i := range n {
@@ -127,32 +140,110 @@ func New(n int) (*Game, error) {
 			}
 		}
 	}
-
 	return g, nil
 }
+
+// setTiers lays out the segments and tiers of the boards with at least
+// minCubes cubes.
+func (g *Game) setTiers() {
+	var off uint64
+	for c := g.minCubes; c <= g.cells; c++ {
+		for a := 0; 2*a <= c; a++ {
+			b := c - a
+			t := implicit.Tier{Name: fmt.Sprintf("%d+%d cubes", a, b), Start: off}
+			counts := [][2]int{{a, b}}
+			if a != b {
+				counts = append(counts, [2]int{b, a})
+			}
+			for _, xo := range counts {
+				sg := segment{x: xo[0], o: xo[1], offset: off, perX: square.Binom[g.cells-xo[0]][xo[1]]}
+				g.seg[sg.x][sg.o] = int32(len(g.segs))
+				g.segs = append(g.segs, sg)
+				off += 2 * square.Binom[g.cells][sg.x] * sg.perX
+			}
+			t.End = off
+			g.tiers = append(g.tiers, t)
+		}
+	}
+	g.size = off
+	for g.hintShift = 0; g.size>>g.hintShift > 1<<12; g.hintShift++ {
+	}
+	g.hint = make([]int32, g.size>>g.hintShift+1)
+	k := 0
+	for b := range g.hint {
+		for k+1 < len(g.segs) && g.segs[k+1].offset <= uint64(b)<<g.hintShift {
+			k++
+		}
+		g.hint[b] = int32(k)
+	}
+	// Children: {a+1, b} and {a, b+1}, which follow in the next count.
+	for k := range g.tiers {
+		a, b := g.segs[g.seg0(k)].x, g.segs[g.seg0(k)].o
+		if a+b == g.cells {
+			continue
+		}
+		for _, ab := range [2][2]int{{a + 1, b}, {a, b + 1}} {
+			c := g.tierOfCount(ab[0], ab[1])
+			if len(g.tiers[k].Children) == 0 || g.tiers[k].Children[0] != c {
+				g.tiers[k].Children = append(g.tiers[k].Children, c)
+			}
+		}
+	}
+}
+
+// seg0 returns the first segment of tier k.
+func (g *Game) seg0(k int) int {
+	return sort.Search(len(g.segs), func(i int) bool { return g.segs[i].offset >= g.tiers[k].Start })
+}
+
+// tierOfCount returns the tier of the boards with x and o cubes.
+func (g *Game) tierOfCount(x, o int) int {
+	return implicit.TierOf(g.tiers, g.segs[g.seg[x][o]].offset)
+}
+
+// Tiers returns the tiers, by the cubes on the board.
+func (g *Game) Tiers() []implicit.Tier { return g.tiers }
+
+// MinCubes returns the fewest cubes of the game's boards.
+func (g *Game) MinCubes() int { return g.minCubes }
 
 // N returns the side of the board.
 func (g *Game) N() int { return g.n }
 
 // Index returns the index of the board with X on x and O on o, player to
-// move 0 (X) or 1 (O).
+// move 0 (X) or 1 (O). The board must have at least MinCubes cubes.
 func (g *Game) Index(x, o uint32, turn uint64) uint64 {
-	t := uint64(g.tern.rank[(x&0xff)<<8|o&0xff]) + 6561*uint64(g.tern.rank[(x>>8&0xff)<<8|o>>8&0xff])
-	return t<<1 | turn
+	sg := &g.segs[g.seg[bits.OnesCount32(x)][bits.OnesCount32(o)]]
+	var r uint64
+	if g.cells <= 16 {
+		r = g.rank.Rank16(x)*sg.perX + g.rank.Rank16(g.rank.Compress16(o, ^x))
+	} else {
+		r = g.rank.Rank(x)*sg.perX + g.rank.Rank(g.rank.Compress(o, ^x))
+	}
+	return sg.offset + r<<1 | turn
 }
 
 // Board returns the masks and turn of index s.
 func (g *Game) Board(s uint64) (x, o uint32, turn uint64) {
-	t := s >> 1
-	lo, hi := t%6561, t/6561
-	tt := g.tern
-	return uint32(tt.x[lo]) | uint32(tt.x[hi])<<8, uint32(tt.o[lo]) | uint32(tt.o[hi])<<8, s & 1
+	k := g.hint[s>>g.hintShift]
+	for int(k)+1 < len(g.segs) && g.segs[k+1].offset <= s {
+		k++
+	}
+	sg := &g.segs[k]
+	r := (s - sg.offset) >> 1
+	x = g.rank.Unrank(sg.x, g.cells, r/sg.perX)
+	o = g.rank.Expand(g.rank.Unrank(sg.o, g.cells-sg.x, r%sg.perX), ^x)
+	return x, o, s & 1
 }
 
-// Start returns the index of the empty board, X to move.
+// Start returns the index of the empty board, X to move. With MinCubes >
+// 0 there is no such board: see HasStart.
 func (g *Game) Start() uint64 { return 0 }
 
-// Size returns 2 * 3^(n*n).
+// HasStart reports whether the empty board is among the game's positions.
+func (g *Game) HasStart() bool { return g.minCubes == 0 }
+
+// Size returns 2 * 3^(n*n) for the whole game: two turns of every board.
 func (g *Game) Size() uint64 { return g.size }
 
 // MaxMoves returns 4(3n-4): 2 moves from each corner, 3 from other border
@@ -199,7 +290,16 @@ func shift(m uint32, by int) uint32 {
 
 // Moves appends the boards one move away from s, one per (cell, end) pair of
 // the rules (different pairs may give the same board).
-func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
+func (g *Game) Moves(s uint64, dst []uint64) []uint64 { return g.moveList(s, dst, false) }
+
+// CanonicalMoves appends the representatives of the classes of Moves(s),
+// in the same order.
+func (g *Game) CanonicalMoves(s uint64, dst []uint64) []uint64 { return g.moveList(s, dst, true) }
+
+// moveList is Moves, or CanonicalMoves if canon is set: the next player's
+// pieces and the mover's, read as X's and O's with X to move, are the
+// colours swapped of the board with the next player to move.
+func (g *Game) moveList(s uint64, dst []uint64, canon bool) []uint64 {
 	x, o, turn := g.Board(s)
 	if g.classify(x, o, turn) != implicit.Inner {
 		return dst
@@ -215,7 +315,9 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 		keep := ^(m.seg | m.v)
 		nm := me&keep | shift(me&m.seg, m.shift) | m.e
 		nt := them&keep | shift(them&m.seg, m.shift)
-		if turn == 0 {
+		if canon {
+			dst = append(dst, g.canonical(nt, nm))
+		} else if turn == 0 {
 			dst = append(dst, g.Index(nm, nt, 1))
 		} else {
 			dst = append(dst, g.Index(nt, nm, 0))
@@ -227,7 +329,14 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 // Unmoves appends the boards one move before t that were not over: for each
 // (cell, end) pair whose end holds the last mover's piece, the segment slides
 // back, and the taken cell held either nothing or the mover's piece.
-func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
+func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 { return g.unmoveList(t, dst, false) }
+
+// CanonicalUnmoves appends the representatives of the classes of
+// Unmoves(t), in the same order.
+func (g *Game) CanonicalUnmoves(t uint64, dst []uint64) []uint64 { return g.unmoveList(t, dst, true) }
+
+// unmoveList is Unmoves, or CanonicalUnmoves if canon is set.
+func (g *Game) unmoveList(t uint64, dst []uint64, canon bool) []uint64 {
 	x, o, turn := g.Board(t)
 	prev := turn ^ 1 // the player who just moved
 	mover, other := x, o
@@ -243,7 +352,16 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 		pm := mover&keep | shift(mover&moved, -m.shift)
 		po := other&keep | shift(other&moved, -m.shift)
 		for _, taken := range [2]uint32{0, m.v} { // v was empty, or the mover's
+			if taken == 0 && bits.OnesCount32(x|o)-1 < g.minCubes {
+				continue // a board with fewer cubes than the game keeps
+			}
 			pm2 := pm | taken
+			if canon {
+				if g.classify(pm2, po, 0) == implicit.Inner {
+					dst = append(dst, g.canonical(pm2, po))
+				}
+				continue
+			}
 			px, po2 := pm2, po
 			if prev == 1 {
 				px, po2 = po, pm2
@@ -256,28 +374,37 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 	return dst
 }
 
+// image returns the image of the set m under symmetry k.
+func (g *Game) image(k int, m uint32) uint32 {
+	if g.sym16 != nil {
+		return g.sym16[k].Apply(m)
+	}
+	return g.sym[k].Apply(m)
+}
+
 // Canonical returns the representative of s's class: the players' colours
 // swapped if O is to move (the rules treat both alike, so a board with O to
 // move plays as its mirror image in colours with X to move), then the image
-// under the 8 symmetries of the square whose masks read as X<<16 | O are
+// under the 8 symmetries of the square whose masks read as X<<32 | O are
 // smallest. Representatives always have X to move.
 func (g *Game) Canonical(s uint64) uint64 {
 	x, o, turn := g.Board(s)
 	if turn == 1 {
 		x, o = o, x
 	}
-	best := x<<16 | o
-	bx, bo := x, o
+	return g.canonical(x, o)
+}
+
+// canonical returns the representative of the class of the board with X
+// on x and O on o, X to move.
+func (g *Game) canonical(x, o uint32) uint64 {
+	best := uint64(x)<<32 | uint64(o)
 	for k := 1; k < 8; k++ {
-		tx, to := g.sym[k].Apply(x), g.sym[k].Apply(o)
-		if key := tx<<16 | to; key < best {
-			best, bx, bo = key, tx, to
+		if key := uint64(g.image(k, x))<<32 | uint64(g.image(k, o)); key < best {
+			best = key
 		}
 	}
-	if turn == 0 && bx == x && bo == o {
-		return s
-	}
-	return g.Index(bx, bo, 0)
+	return g.Index(uint32(best>>32), uint32(best), 0)
 }
 
 // IsCanonical reports whether s is its class's representative: X is to
@@ -287,9 +414,9 @@ func (g *Game) IsCanonical(s uint64) bool {
 		return false
 	}
 	x, o, _ := g.Board(s)
-	key := x<<16 | o
+	key := uint64(x)<<32 | uint64(o)
 	for k := 1; k < 8; k++ {
-		if g.sym[k].Apply(x)<<16|g.sym[k].Apply(o) < key {
+		if uint64(g.image(k, x))<<32|uint64(g.image(k, o)) < key {
 			return false
 		}
 	}
@@ -310,10 +437,15 @@ func (g *Game) ParsePosition(text string) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("quixo: %v", err)
 	}
+	if c := bits.OnesCount32(x | o); c < g.minCubes {
+		return 0, fmt.Errorf("quixo: the board has %d cubes; this game keeps the boards with at least %d", c, g.minCubes)
+	}
 	return g.Index(x, o, turn), nil
 }
 
 var (
-	_ implicit.Symmetric = (*Game)(nil)
-	_ implicit.Notation  = (*Game)(nil)
+	_ implicit.Symmetric      = (*Game)(nil)
+	_ implicit.Notation       = (*Game)(nil)
+	_ implicit.Tiered         = (*Game)(nil)
+	_ implicit.CanonicalMover = (*Game)(nil)
 )

@@ -2,6 +2,7 @@ package quixo_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
@@ -9,6 +10,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/gametest"
 	"github.com/retro-solver/retro/implicit/quixo"
+	"github.com/retro-solver/retro/tier"
 )
 
 func game(t testing.TB, n int) *quixo.Game {
@@ -151,5 +153,72 @@ func TestRanks(t *testing.T) {
 	}
 	if _, ok := r.Position(c.Size()); ok {
 		t.Fatalf("Ranks found a board for class %d of %d", c.Size(), c.Size())
+	}
+}
+
+// TestTiers checks the tiers' contract, with and without -min-cubes, on
+// every board of the small sides and samples of 4 x 4 and 5 x 5.
+func TestTiers(t *testing.T) {
+	for _, c := range []struct{ n, min, samples int }{{2, 0, 1000}, {3, 0, 50000}, {3, 5, 50000}, {4, 0, 20000}, {4, 12, 20000}, {5, 0, 5000}, {5, 23, 5000}} {
+		g, err := quixo.NewFrom(c.n, c.min)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := gametest.CheckTiers(g, c.samples, 1); err != nil {
+			t.Fatalf("%d x %d, at least %d cubes: %v", c.n, c.n, c.min, err)
+		}
+		if err := gametest.Check(g, c.samples/10, 2); err != nil {
+			t.Fatalf("%d x %d, at least %d cubes: %v", c.n, c.n, c.min, err)
+		}
+	}
+	if g := game(t, 5); g.Size() != 2*847288609443 || len(g.Tiers()) != 182 {
+		t.Fatalf("5 x 5: %d indices in %d tiers, want 2 * 3^25 in 182", g.Size(), len(g.Tiers()))
+	}
+}
+
+// TestTieredSolve solves 3 x 3 tier by tier and compares each class with
+// the solve of the whole game in memory; and the boards with at least 5
+// cubes, a game of their own, with the same boards of the whole game.
+func TestTieredSolve(t *testing.T) {
+	ctx := context.Background()
+	for _, min := range []int{0, 5} {
+		g, err := quixo.NewFrom(3, min)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := game(t, 3)
+		cg := implicit.NewCompact(whole)
+		want, err := engine.Parallel(ctx, cg, engine.Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sol, err := tier.Solve(ctx, g, tier.Options{Dir: t.TempDir(), Fingerprint: "quixo 3", Engine: engine.Options{Workers: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sol.Close()
+		for s := range g.Size() {
+			if g.Classify(s) == implicit.Illegal {
+				continue
+			}
+			x, o, turn := g.Board(s)
+			w := cg.Index(whole.Index(x, o, turn))
+			v, d, err := sol.Lookup(sol.Index(s))
+			if err != nil || v != want.Value(w) || d != want.Depth(w) {
+				t.Fatalf("min %d, board\n%s: tiered %v %d (%v), whole %v %d", min, g.Describe(s), v, d, err, want.Value(w), want.Depth(w))
+			}
+		}
+		if min == 0 {
+			// The same numbering of classes: the tiered solution is the
+			// whole one, entry for entry, and so is its directory.
+			if sol.Size() != want.Size() || !slices.Equal(sol.Directory(), cg.Counts()) {
+				t.Fatalf("%d entries and a directory of %d, want %d and %d", sol.Size(), len(sol.Directory()), want.Size(), len(cg.Counts()))
+			}
+			for i := range want.Size() {
+				if v, d, _ := sol.Lookup(i); v != want.Value(i) || d != want.Depth(i) {
+					t.Fatalf("entry %d: %v %d, want %v %d", i, v, d, want.Value(i), want.Depth(i))
+				}
+			}
+		}
 	}
 }

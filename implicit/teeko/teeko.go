@@ -212,6 +212,22 @@ func (g Game) Index(x, o uint32, turn uint64) uint64 {
 	return t.offset + g.rank(x)*t.perX + g.rank(compress(o, x))
 }
 
+// Tiers returns the game's tiers: the eight drop tiers, each the child of
+// the one before it, and the move phase (both players to move, which
+// reach each other), the child of the last drop tier.
+func (g Game) Tiers() []implicit.Tier {
+	tiers := make([]implicit.Tier, 9)
+	for k := range 9 {
+		t := g.tiers[k]
+		tiers[k] = implicit.Tier{Name: fmt.Sprintf("drops X %d O %d", t.x, t.o), Start: t.offset, End: g.tiers[k+1].offset}
+		if k < 8 {
+			tiers[k].Children = []int{k + 1}
+		}
+	}
+	tiers[8].Name, tiers[8].End = "move phase", g.size
+	return tiers
+}
+
 // Position returns the sets and the player to move of index s.
 func (g Game) Position(s uint64) (x, o uint32, turn uint64) {
 	k := 9
@@ -391,4 +407,5 @@ func (g Game) ParsePosition(text string) (uint64, error) {
 var (
 	_ implicit.Symmetric = Game{}
 	_ implicit.Notation  = Game{}
+	_ implicit.Tiered    = Game{}
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
@@ -11,6 +12,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/gametest"
 	"github.com/retro-solver/retro/implicit/teeko"
+	"github.com/retro-solver/retro/tier"
 )
 
 func TestSize(t *testing.T) {
@@ -159,5 +161,22 @@ func TestSolve(t *testing.T) {
 	}
 	if r.Count(engine.Win) == 0 || r.Count(engine.Loss) == 0 {
 		t.Fatal("no wins or no losses at all")
+	}
+	// Tier by tier, the same values and depths, class for class.
+	if err := gametest.CheckTiers(g, 20000, 4); err != nil {
+		t.Fatal(err)
+	}
+	sol, err := tier.Solve(context.Background(), g, tier.Options{Dir: t.TempDir(), Fingerprint: "teeko"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sol.Close()
+	if sol.Size() != r.Size() || !slices.Equal(sol.Directory(), cg.Counts()) {
+		t.Fatalf("tiered: %d entries, want %d, or another directory", sol.Size(), r.Size())
+	}
+	for i := range r.Size() {
+		if v, d, err := sol.Lookup(i); err != nil || v != r.Value(i) || d != r.Depth(i) {
+			t.Fatalf("class %d: tiered %v %d (%v), in memory %v %d", i, v, d, err, r.Value(i), r.Depth(i))
+		}
 	}
 }

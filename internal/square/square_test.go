@@ -1,6 +1,7 @@
 package square
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -97,4 +98,35 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("round trip of %q failed", s)
 		}
 	})
+}
+
+// TestRanks checks the colex ranks against counting: the sets of each size
+// of the first 10 cells, in increasing order, are ranked 0, 1, 2, ...;
+// Unrank inverts Rank (and Rank16 agrees), and Expand inverts Compress.
+func TestRanks(t *testing.T) {
+	r := NewRanker()
+	next := make([]uint64, 11)
+	for m := range uint32(1 << 10) {
+		k := bits.OnesCount32(m)
+		if got := r.Rank(m); got != next[k] || r.Rank16(m) != got {
+			t.Fatalf("Rank(%b) = %d (Rank16 %d), want %d", m, got, r.Rank16(m), next[k])
+		}
+		next[k]++
+		for _, cells := range []int{10, 16, 25} {
+			if got := r.Unrank(k, cells, r.Rank(m)); got != m {
+				t.Fatalf("Unrank(%d, %d, %d) = %b, want %b", k, cells, r.Rank(m), got, m)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		free, m := rng.Uint32(), rng.Uint32()
+		c := r.Compress(m, free)
+		if bits.OnesCount32(c) != bits.OnesCount32(m&free) || r.Expand(c, free) != m&free {
+			t.Fatalf("Compress(%b, %b) = %b, Expand gives %b", m, free, c, r.Expand(c, free))
+		}
+		if f16 := free & 0xffff; r.Compress16(m&0xffff, f16) != r.Compress(m&0xffff, f16) {
+			t.Fatalf("Compress16(%b, %b) differs from Compress", m&0xffff, f16)
+		}
+	}
 }

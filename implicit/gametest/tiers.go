@@ -1,0 +1,71 @@
+package gametest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/retro-solver/retro/implicit"
+)
+
+// CheckTiers tests that g keeps the Tiered contract on up to samples legal
+// positions drawn at random (every index when the game has no more than
+// samples): its tiers cover the index in order and their children form no
+// cycle; a move stays in its tier or reaches one of the tier's children;
+// an un-move comes from the tier or from a tier that has it as a child;
+// and, for a Symmetric game, Canonical stays in the tier, as do
+// CanonicalMoves for a CanonicalMover.
+func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
+	tiers := g.Tiers()
+	if _, err := implicit.TierOrder(tiers, g.Size()); err != nil {
+		return err
+	}
+	sym, _ := g.(implicit.Symmetric)
+	cm, _ := g.(implicit.CanonicalMover)
+	r := rand.New(rand.NewPCG(seed, 11))
+	n := g.Size()
+	var buf []uint64
+	for i := 0; i < samples && uint64(i) < n; i++ {
+		s := uint64(i)
+		if n > uint64(samples) {
+			s = r.Uint64N(n)
+		}
+		if g.Classify(s) == implicit.Illegal {
+			continue
+		}
+		k := implicit.TierOf(tiers, s)
+		if sym != nil {
+			if c := sym.Canonical(s); implicit.TierOf(tiers, c) != k {
+				return fmt.Errorf("gametest: position %d of tier %s has its canonical image %d in tier %s", s, tiers[k].Name, c, tiers[implicit.TierOf(tiers, c)].Name)
+			}
+		}
+		buf = g.Moves(s, buf[:0])
+		for _, m := range buf {
+			if c := implicit.TierOf(tiers, m); c != k && !slices.Contains(tiers[k].Children, c) {
+				return fmt.Errorf("gametest: %d (tier %s) moves to %d (tier %s), not a child", s, tiers[k].Name, m, tiers[c].Name)
+			}
+		}
+		if cm != nil && !slices.Equal(cm.CanonicalMoves(s, nil), canonicals(sym, buf)) {
+			return fmt.Errorf("gametest: CanonicalMoves(%d) does not list the canonical images of Moves(%d) in order", s, s)
+		}
+		buf = g.Unmoves(s, buf[:0])
+		for _, p := range buf {
+			if c := implicit.TierOf(tiers, p); c != k && !slices.Contains(tiers[c].Children, k) {
+				return fmt.Errorf("gametest: %d (tier %s) has un-move %d in tier %s, not a parent", s, tiers[k].Name, p, tiers[c].Name)
+			}
+		}
+		if cm != nil && !slices.Equal(cm.CanonicalUnmoves(s, nil), canonicals(sym, buf)) {
+			return fmt.Errorf("gametest: CanonicalUnmoves(%d) does not list the canonical images of Unmoves(%d) in order", s, s)
+		}
+	}
+	return nil
+}
+
+// canonicals returns the canonical images of xs.
+func canonicals(g implicit.Symmetric, xs []uint64) []uint64 {
+	out := make([]uint64, len(xs))
+	for i, x := range xs {
+		out[i] = g.Canonical(x)
+	}
+	return out
+}
