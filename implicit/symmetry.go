@@ -1,6 +1,10 @@
 package implicit
 
-import "slices"
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+)
 
 // Symmetric is a game whose positions fall into classes of equivalent
 // positions (images under the board's symmetries, say) that share their
@@ -123,4 +127,31 @@ func (r Reduced) Describe(s uint64) string {
 		return d.Describe(s)
 	}
 	return ""
+}
+
+// EstimateClasses estimates, generously, the number of classes among the
+// positions [lo, hi) of g from samples of them drawn with r: the share of
+// canonical positions found, plus four standard deviations. A range of no
+// more than samples positions is counted exactly.
+func EstimateClasses(g Symmetric, lo, hi uint64, samples int, r *rand.Rand) uint64 {
+	n := hi - lo
+	if n <= uint64(samples) {
+		var c uint64
+		for s := lo; s < hi; s++ {
+			if g.IsCanonical(s) {
+				c++
+			}
+		}
+		return c
+	}
+	canon := 0
+	for range samples {
+		if g.IsCanonical(lo + r.Uint64N(n)) {
+			canon++
+		}
+	}
+	k := float64(samples)
+	share := float64(canon) / k
+	share = min(1, share+4*math.Sqrt(max(share, 1/k)*(1-share)/k))
+	return uint64(share * float64(n))
 }

@@ -15,6 +15,7 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"time"
 
@@ -87,6 +88,9 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 		done += t.Size()
 		if !resumed {
 			solvedHere += t.Size()
+			// The tier's arrays go back to the system before the next
+			// tier's: the peak is one tier's, not two.
+			debug.FreeOSMemory()
 		}
 		if o.Progress != nil {
 			how := fmt.Sprintf("solved in %s", time.Since(began).Round(time.Millisecond))
@@ -111,7 +115,8 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 		}
 	}
 	s.closeAll()
-	return openSolution(g, tiers, o.Dir, s.fp)
+	// Every file was checked whole as this run wrote it or found it.
+	return openSolution(g, tiers, o.Dir, s.fp, false)
 }
 
 // prepareDir creates dir if needed and writes its manifest, or checks the
@@ -186,13 +191,12 @@ func (s *solver) solveTier(ctx context.Context, k int) (resumed bool, err error)
 		}
 	}
 	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End, children: make([]*store, len(s.tiers))}
-	var bits []uint64
 	if s.sym != nil {
 		if t.Size() >= 1<<32 {
 			return false, fmt.Errorf("%d positions: tiers of a symmetric game must have fewer than 2^32", t.Size())
 		}
 		v.classes = implicit.NewClassSetRange(s.sym, t.Start, t.End)
-		v.sparse, bits = v.classes.Positions(), v.classes.Bits
+		v.sparse = v.classes.Positions()
 	}
 	for _, c := range t.Children {
 		st, err := s.open(c)
@@ -206,7 +210,7 @@ func (s *solver) solveTier(ctx context.Context, k int) (resumed bool, err error)
 	if err != nil {
 		return false, err
 	}
-	return false, writeStore(ctx, path, s.want(k, r.Size()), r, bits, s.o.Engine.Workers)
+	return false, writeStore(ctx, path, s.want(k, r.Size()), r, v.classes, s.o.Engine.Workers)
 }
 
 // open returns the store of solved tier k, opening (and checking) its file
@@ -215,7 +219,7 @@ func (s *solver) open(k int) (*store, error) {
 	if s.stores[k] != nil {
 		return s.stores[k], nil
 	}
-	st, err := openStoreOf(s.o.Dir, k, s.tiers[k], s.sym != nil, s.fp)
+	st, err := openStoreOf(s.o.Dir, k, s.tiers[k], s.sym != nil, s.fp, true)
 	if err != nil {
 		return nil, err
 	}
@@ -223,9 +227,10 @@ func (s *solver) open(k int) (*store, error) {
 	return st, nil
 }
 
-// openStoreOf opens the file of tier k, checked whole, whatever its number
-// of entries (classes are counted from the file's bits).
-func openStoreOf(dir string, k int, t implicit.Tier, symmetric bool, fp uint32) (*store, error) {
+// openStoreOf opens the file of tier k, whatever its number of entries
+// (classes are counted from the file's bits), and with verify checks it
+// whole.
+func openStoreOf(dir string, k int, t implicit.Tier, symmetric bool, fp uint32, verify bool) (*store, error) {
 	path := tierPath(dir, k)
 	data, unmap, err := mapFile(path)
 	if err != nil {
@@ -240,7 +245,7 @@ func openStoreOf(dir string, k int, t implicit.Tier, symmetric bool, fp uint32) 
 	if !symmetric {
 		want.entries = t.Size()
 	}
-	return openStore(path, want, true)
+	return openStore(path, want, verify)
 }
 
 // Solution is a solved tiered game, read from its tiers' files: the value
@@ -258,11 +263,11 @@ type Solution struct {
 	edges  uint64
 }
 
-func openSolution(g implicit.Tiered, tiers []implicit.Tier, dir string, fp uint32) (*Solution, error) {
+func openSolution(g implicit.Tiered, tiers []implicit.Tier, dir string, fp uint32, verify bool) (*Solution, error) {
 	sol := &Solution{g: g, tiers: tiers, stores: make([]*store, len(tiers)), first: make([]uint64, len(tiers)+1)}
 	sol.sym, _ = g.(implicit.Symmetric)
 	for k, t := range tiers {
-		st, err := openStoreOf(dir, k, t, sol.sym != nil, fp)
+		st, err := openStoreOf(dir, k, t, sol.sym != nil, fp, verify)
 		if err != nil {
 			sol.Close()
 			return nil, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -28,7 +29,9 @@ import (
 //	codes: one per entry (a class of a symmetric game, otherwise a
 //	  position), db.Code of its value and depth, width bytes each
 //	class bits, for a symmetric game: bit s of the words (from the next
-//	  multiple of 8 bytes) set when position s of the tier is canonical
+//	  multiple of 8 bytes) set when position s of the tier is canonical,
+//	  then their running counts (implicit.ClassSet.Counts), 4 bytes each,
+//	  so that a rank reads a few words and not the whole file
 //
 // It is written under a temporary name, synced and renamed, so a file
 // under its final name is always whole; its checksums catch the rest.
@@ -121,8 +124,14 @@ func (h *storeHeader) fileSize() uint64 {
 	if !h.symmetric {
 		return headerSize + h.entries*uint64(h.width)
 	}
-	return h.codesEnd() + (h.positions+63)/64*8
+	return h.countsStart() + 4*h.countsLen()
 }
+
+// countsStart returns the offset of a symmetric tier's running counts.
+func (h *storeHeader) countsStart() uint64 { return h.codesEnd() + (h.positions+63)/64*8 }
+
+// countsLen returns the number of running counts of a symmetric tier.
+func (h *storeHeader) countsLen() uint64 { return ((h.positions+63)/64+7)/8 + 1 }
 
 // store is a solved tier, read from its memory-mapped file.
 type store struct {
@@ -194,7 +203,7 @@ func openStore(path string, want storeHeader, verify bool) (*store, error) {
 	}
 	s.codes = data[headerSize : headerSize+h.entries*uint64(h.width)]
 	if h.symmetric {
-		s.classes = implicit.ClassSetOf(wordsOf(data[h.codesEnd():]))
+		s.classes = implicit.ClassSet{Bits: wordsOf(data[h.codesEnd():h.countsStart()]), Counts: uint32sOf(data[h.countsStart():])}
 		if s.classes.Len() != h.entries {
 			return fail("its class bits count %d classes, its codes %d", s.classes.Len(), h.entries)
 		}
@@ -210,9 +219,10 @@ func openStore(path string, want storeHeader, verify bool) (*store, error) {
 	return s, nil
 }
 
-// writeStore writes tier k's result r (and, for a symmetric game, its class
-// bits) to path, atomically.
-func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Result, bits []uint64, workers int) error {
+// writeStore writes tier k's result r (and, for a symmetric game, its
+// classes) to path, atomically. The codes are encoded and written a chunk at
+// a time, so that writing takes little memory beside the result.
+func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Result, classes implicit.ClassSet, workers int) error {
 	width, err := codeWidth(r.MaxDepth())
 	if err != nil {
 		return err
@@ -224,23 +234,9 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 	for v := range h.counts {
 		h.counts[v] = r.Count(engine.Value(v))
 	}
-	codes := make([]byte, h.entries*uint64(width))
-	err = parallel.For(ctx, workers, h.entries, parallel.ChunkFor(h.entries, workers, 1<<16), func(_ int, lo, hi uint64) error {
-		for i := lo; i < hi; i++ {
-			c := db.Code(r.Value(i), r.Depth(i))
-			for b := range uint64(width) {
-				codes[i*uint64(width)+b] = byte(c >> (8 * b))
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	h.codesCRC = checksum(codes)
 	var bitBytes []byte
 	if h.symmetric {
-		bitBytes = bytesOf(bits)
+		bitBytes = append(bytesOf(classes.Bits), bytesOfUint32s(classes.Counts)...)
 		h.bitsCRC = checksum(bitBytes)
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
@@ -249,25 +245,49 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // after the rename, there is nothing to remove
-	write := func(b []byte) {
-		if err == nil {
-			_, err = f.Write(b)
+	defer f.Close()
+	// The header goes last, once the codes' checksum is known.
+	if _, err := f.Seek(headerSize, io.SeekStart); err != nil {
+		return err
+	}
+	const chunk = 1 << 20
+	buf := make([]byte, min(h.entries, chunk)*uint64(width))
+	crc := uint32(0)
+	for lo := uint64(0); lo < h.entries; lo += chunk {
+		hi := min(lo+chunk, h.entries)
+		codes := buf[:(hi-lo)*uint64(width)]
+		err := parallel.For(ctx, workers, hi-lo, parallel.ChunkFor(hi-lo, workers, 1<<12), func(_ int, a, b uint64) error {
+			for i := a; i < b; i++ {
+				c := db.Code(r.Value(lo+i), r.Depth(lo+i))
+				for k := range uint64(width) {
+					codes[i*uint64(width)+k] = byte(c >> (8 * k))
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		crc = crc32.Update(crc, castagnoli, codes)
+		if _, err := f.Write(codes); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}
-	write(h.encode())
-	write(codes)
+	h.codesCRC = crc
 	if h.symmetric {
-		write(make([]byte, h.codesEnd()-headerSize-uint64(len(codes))))
-		write(bitBytes)
+		pad := h.codesEnd() - headerSize - h.entries*uint64(width)
+		if _, err := f.Write(append(make([]byte, pad), bitBytes...)); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
 	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if _, err := f.WriteAt(h.encode(), 0); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		return err

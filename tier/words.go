@@ -40,3 +40,28 @@ func bytesOf(w []uint64) []byte {
 	}
 	return b
 }
+
+// uint32sOf returns b, a multiple of 4 bytes, as little-endian uint32s: in
+// place on a little-endian machine, copied otherwise.
+func uint32sOf(b []byte) []uint32 {
+	if len(b) == 0 {
+		return nil
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
+		return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), len(b)/4)
+	}
+	w := make([]uint32, len(b)/4)
+	for i := range w {
+		w[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return w
+}
+
+// bytesOfUint32s returns w as little-endian bytes.
+func bytesOfUint32s(w []uint32) []byte {
+	b := make([]byte, 0, 4*len(w))
+	for _, x := range w {
+		b = binary.LittleEndian.AppendUint32(b, x)
+	}
+	return b
+}

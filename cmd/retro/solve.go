@@ -27,22 +27,25 @@ const maxWorkers = 4096
 
 // solveConfig holds the flags that every game shares.
 type solveConfig struct {
-	ctx       context.Context
-	engine    string
-	workers   int
-	progress  bool
-	maxMemory byteSize
-	profile   string
-	profDir   string
-	stats     bool
-	json      bool
-	reachable bool              // -reachable: solve only what the start reaches
-	dbPath    string            // -db: where to save the solution
-	dbw       *db.Writer        // the database being written, with -db
-	baseBytes uint64            // the process's memory before the input
-	gameFlags func() []string   // the game's own flags that were set
-	ws        *engine.Workspace // the arrays that the instances of one input share
-	env       *env
+	ctx        context.Context
+	engine     string
+	workers    int
+	progress   bool
+	maxMemory  byteSize
+	profile    string
+	profDir    string
+	stats      bool
+	json       bool
+	reachable  bool              // -reachable: solve only what the start reaches
+	tiered     bool              // -tiered: solve tier by tier
+	checkpoint string            // -checkpoint: the folder of finished tiers and level checkpoints
+	afterDB    []func()          // what to do once the database is complete (remove the tiers)
+	dbPath     string            // -db: where to save the solution
+	dbw        *db.Writer        // the database being written, with -db
+	baseBytes  uint64            // the process's memory before the input
+	gameFlags  func() []string   // the game's own flags that were set
+	ws         *engine.Workspace // the arrays that the instances of one input share
+	env        *env
 }
 
 // newSolveFlags returns the flag set of `retro solve NAME` with the flags
@@ -60,6 +63,8 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 	fs.StringVar(&c.profile, "profile", "", "write a `kind` of pprof profile of the solve: cpu, mem, block, mutex or trace")
 	fs.StringVar(&c.profDir, "profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")
 	fs.BoolVar(&c.reachable, "reachable", false, "solve only the positions reachable from the start; the others are left unsolved (\"unreached\")")
+	fs.BoolVar(&c.tiered, "tiered", false, "solve tier by tier, children first, with finished tiers on disk (games with tiers: quixo, teeko); chosen by itself when the whole game does not fit in -max-memory")
+	fs.StringVar(&c.checkpoint, "checkpoint", "", "keep what a long solve has done in `folder`, to go on from there if the same command is run again after a crash (default with -db: FILE.tiers for a tiered solve)")
 	fs.StringVar(&c.dbPath, "db", "", "save the solution, every position's value and depth, to the database `file` (see retro query, verify, play)")
 	return fs, c
 }
@@ -261,6 +266,9 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 		if err := c.dbw.Close(); err != nil {
 			return err
 		}
+		for _, f := range c.afterDB {
+			f()
+		}
 	}
 	if c.json && d.List != "" {
 		return json.NewEncoder(out).Encode(map[string][]*summary{d.List: list})
@@ -281,6 +289,12 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 	}
 	if c.reachable && start == nil {
 		return nil, usagef("solve %s: -reachable: the game has no start", d.Name)
+	}
+	if tiered, err := c.chooseTiered(d, g); err != nil || tiered {
+		if err == nil {
+			err = c.solveTiered(d, g.(implicit.Tiered), label, start, out)
+		}
+		return nil, err
 	}
 	limit := c.memoryLimit()
 	plan := memoryPlan{runtime: c.baseBytes, game: implicit.BytesOf(g), loaded: peakBytes()}
@@ -346,11 +360,16 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 
 // answerLine words the value of position s in d's terms.
 func answerLine(d *implicit.Descriptor, r *engine.Result, s uint64) string {
-	switch r.Value(s) {
+	return answerText(d, r.Value(s), r.Depth(s))
+}
+
+// answerText words a value and depth in d's terms.
+func answerText(d *implicit.Descriptor, v engine.Value, depth uint64) string {
+	switch v {
 	case engine.Win:
-		return fmt.Sprintf(d.Answers[0], r.Depth(s))
+		return fmt.Sprintf(d.Answers[0], depth)
 	case engine.Loss:
-		return fmt.Sprintf(d.Answers[1], r.Depth(s))
+		return fmt.Sprintf(d.Answers[1], depth)
 	}
 	return d.Answers[2]
 }

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"github.com/retro-solver/retro/db"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/text"
+	"github.com/retro-solver/retro/parallel"
+	"github.com/retro-solver/retro/tier"
+)
+
+// wholeBytes estimates the memory of solving g whole, in memory: the
+// engine's arrays for its classes (estimated from a sample) and the
+// symmetry tables; false if it cannot be solved whole at all (a symmetric
+// game of 2^32 indices or more).
+func (c *solveConfig) wholeBytes(g implicit.Game) (uint64, bool) {
+	n := g.Size()
+	sg, ok := g.(implicit.Symmetric)
+	if !ok {
+		return c.baseBytes + implicit.BytesOf(g) + uint64(float64(engine.MemoryNeeded(n, g.MaxMoves()))*solverSlack), true
+	}
+	if n >= 1<<32 {
+		return 0, false
+	}
+	classes := implicit.EstimateClasses(sg, 0, n, 4096, rand.New(rand.NewPCG(1, n)))
+	return c.baseBytes + implicit.CompactTableBytes(n) + 4*classes +
+		uint64(float64(engine.MemoryNeeded(classes, g.MaxMoves()))*solverSlack), true
+}
+
+// chooseTiered says whether g is solved tier by tier: when -tiered asks,
+// or when the game has tiers and does not fit whole in -max-memory.
+func (c *solveConfig) chooseTiered(d *implicit.Descriptor, g implicit.Game) (bool, error) {
+	_, isTiered := g.(implicit.Tiered)
+	if !isTiered {
+		if c.tiered {
+			return false, usagef("solve %s: -tiered: the game has no tiers", d.Name)
+		}
+		return false, nil
+	}
+	if c.engine == "seq" || c.reachable {
+		if c.tiered {
+			return false, usagef("solve %s: -tiered solves with the parallel engine, every position", d.Name)
+		}
+		return false, nil
+	}
+	if c.tiered {
+		return true, nil
+	}
+	need, ok := c.wholeBytes(g)
+	if ok && need <= c.memoryLimit() {
+		return false, nil
+	}
+	if c.wantProgress() {
+		why := fmt.Sprintf("needs about %s whole, more than the %s allowed", text.HumanBytes(need), text.HumanBytes(c.memoryLimit()))
+		if !ok {
+			why = "is too large to solve whole"
+		}
+		fmt.Fprintf(c.env.stderr, "retro: the game %s: solving it tier by tier\n", why)
+	}
+	return true, nil
+}
+
+// solveTiered solves g tier by tier, keeping the finished tiers in the
+// checkpoint folder, and saves and reports the result as solveInstance
+// does.
+func (c *solveConfig) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label string, start *uint64, out *bufio.Writer) error {
+	if c.stats || c.json {
+		return usagef("solve %s: -stats and -json are not available with a tiered solve yet", d.Name)
+	}
+	limit := c.memoryLimit()
+	plan := tier.Estimate(g)
+	tiers := g.Tiers()
+	need := c.baseBytes + plan.Peak
+	if c.dbw != nil {
+		need += dbWriterBytes(parallel.Workers(c.workers))
+	}
+	if c.wantProgress() {
+		fmt.Fprintf(c.env.stderr, "retro: %d tiers; memory about %s at the peak, tier %s (%d positions, about %d entries)\n",
+			len(tiers), text.HumanBytes(need), tiers[plan.Largest].Name, tiers[plan.Largest].Size(), plan.Entries[plan.Largest])
+	}
+	if need > limit {
+		return fmt.Errorf("solving %d positions tier by tier needs about %s for tier %s, more than the %s allowed (see -max-memory)",
+			g.Size(), text.HumanBytes(need), tiers[plan.Largest].Name, text.HumanBytes(limit))
+	}
+	dir, cleanup, err := c.tierDir(label)
+	if err != nil {
+		return err
+	}
+	o := tier.Options{Dir: dir, Fingerprint: c.fingerprint(d), Engine: c.options()}
+	o.Engine.MaxMemory = max(limit-min(limit, c.baseBytes), 1)
+	if c.wantProgress() {
+		o.Progress = c.env.stderr
+		fmt.Fprintf(c.env.stderr, "retro: finished tiers are kept in %s\n", dir)
+	}
+	sol, err := tier.Solve(c.ctx, g, o)
+	if err != nil {
+		return err
+	}
+	defer sol.Close()
+	var entry *uint64
+	if start != nil {
+		e := sol.Index(*start)
+		entry = &e
+	}
+	if c.dbw != nil {
+		if c.wantProgress() {
+			fmt.Fprintf(c.env.stderr, "retro: saving %d positions (%s) to %s\n", sol.Size(), sol.Describe(), c.dbPath)
+		}
+		err := c.dbw.Add(c.ctx, db.Source{Label: label, Values: sol, MaxDepth: sol.MaxDepth(), Start: entry,
+			Directory: sol.Directory(), IndexSize: g.Size()})
+		if err != nil {
+			return err
+		}
+		// The tiers go once the database that holds them is complete.
+		c.afterDB = append(c.afterDB, cleanup)
+	} else {
+		defer cleanup()
+	}
+	if entry == nil {
+		_, err := fmt.Fprintf(out, "%d positions: %d wins, %d losses, %d draws; max depth %d\n", sol.Size()-sol.Count(engine.Illegal),
+			sol.Count(engine.Win), sol.Count(engine.Loss), sol.Count(engine.Draw), sol.MaxDepth())
+		return err
+	}
+	v, depth, err := sol.Lookup(*entry)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(out, answerText(d, v, depth))
+	return err
+}
+
+// tierDir returns the folder for the finished tiers of the instance called
+// label, and what removes it once done with: -checkpoint's (kept: it is the
+// user's), the database's name with ".tiers" (removed once the database
+// is complete), or a temporary folder.
+func (c *solveConfig) tierDir(label string) (string, func(), error) {
+	sub := func(dir string) string {
+		if label == "" {
+			return dir
+		}
+		return dir + string(os.PathSeparator) + strings.ReplaceAll(label, " ", "-")
+	}
+	switch {
+	case c.checkpoint != "":
+		return sub(c.checkpoint), func() {}, nil
+	case c.dbPath != "":
+		dir := c.dbPath + ".tiers"
+		return sub(dir), func() { os.RemoveAll(dir) }, nil
+	}
+	dir, err := os.MkdirTemp("", "retro-tiers-*")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// fingerprint names the solve for its checkpoint files: the game, its own
+// flags and the version of its index.
+func (c *solveConfig) fingerprint(d *implicit.Descriptor) string {
+	return fmt.Sprintf("retro %s %s (index version %d)", d.Name, strings.Join(c.gameFlags(), " "), d.Version)
+}
