@@ -171,3 +171,19 @@ func (s *parSolver) sumEvents() {
 		s.bufs[i].levels = s.bufs[i].levels[:0]
 	}
 }
+
+// recountEvents fills ev.atLevel from the exits' lanes (a solve resumed
+// from a checkpoint has the lanes but not the counts).
+func (s *parSolver) recountEvents() {
+	ev := s.exits
+	ev.atLevel = ev.atLevel[:0]
+	for i := range s.n {
+		if e := ev.lanes.Get(i); e != 0 {
+			d := e>>1 - 1
+			for uint64(len(ev.atLevel)) <= d {
+				ev.atLevel = append(ev.atLevel, 0)
+			}
+			ev.atLevel[d]++
+		}
+	}
+}

@@ -31,6 +31,9 @@ type Options struct {
 	// of the whole game. It costs one bit per index more (three during the
 	// forward pass, before the solver's arrays exist).
 	ReachableFrom []uint64
+	// Checkpoint, if not nil, has the parallel engine save its state at
+	// level barriers and start from the state saved there, if any.
+	Checkpoint *Checkpoint
 }
 
 // reachBytesPerIndex is the memory per index that ReachableFrom adds to a

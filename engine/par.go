@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/bits"
+	"time"
 
 	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
@@ -80,6 +81,7 @@ type parSolver struct {
 	ws          *Workspace // nil, or where the arrays come from and go back to
 	prog        *Progress
 	exits       *exitEvents // the exits' actions, for an ExitGame
+	ckpt        *Checkpoint // nil, or where the state is saved at level barriers
 }
 
 // workerBuf is one worker's buffers, a cache line apart from the others':
@@ -117,6 +119,7 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 		ws:      ws,
 		lanes:   ws.newLanes(n, width),
 		bufs:    ws.newBufs(w),
+		ckpt:    opt.Checkpoint,
 	}
 	s.cur, s.next = ws.newFrontiers(n, w, limit)
 	s.setWidth(width)
@@ -132,19 +135,37 @@ func (s *parSolver) setWidth(width uint) {
 }
 
 func (s *parSolver) solve(ctx context.Context) (*Result, error) {
-	s.prog.SetPhase("classifying")
-	if err := s.classify(ctx); err != nil {
-		return nil, err
+	var depth, maxDepth uint64
+	resumed := false
+	if s.ckpt != nil {
+		var err error
+		switch depth, maxDepth, err = s.resume(); {
+		case err == nil:
+			resumed = true
+			s.prog.Advance(s.n)
+		case err != errNoCheckpoint:
+			return nil, err
+		}
+		s.ckpt.last = time.Now()
+	}
+	if !resumed {
+		s.prog.SetPhase("classifying")
+		if err := s.classify(ctx); err != nil {
+			return nil, err
+		}
 	}
 	s.prog.SetPhase("")
 	// The last level at which an exit acts: levels go on until it, even
 	// through empty frontiers.
 	lastExit, anyExit := uint64(0), false
 	if s.exits != nil {
-		s.sumEvents()
+		if resumed {
+			s.recountEvents()
+		} else {
+			s.sumEvents()
+		}
 		lastExit, anyExit = s.exits.lastLevel()
 	}
-	var depth, maxDepth uint64
 	for {
 		count := s.cur.Close()
 		if count == 0 && (!anyExit || depth > lastExit) {
@@ -152,6 +173,11 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 		}
 		if count != 0 {
 			maxDepth = depth
+		}
+		if s.ckpt != nil && s.ckpt.due() {
+			if err := s.save(depth, maxDepth); err != nil {
+				return nil, err
+			}
 		}
 		s.prog.Level(depth, count)
 		if depth > s.payloadMask {

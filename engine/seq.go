@@ -20,6 +20,9 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 	if _, ok := g.(ExitGame); ok {
 		return nil, errors.New("engine: the sequential engine does not solve games with exits (tiers): use Parallel")
 	}
+	if opt.Checkpoint != nil {
+		return nil, errors.New("engine: the sequential engine keeps no checkpoints: use Parallel")
+	}
 	width, err := laneWidth(g.MaxMoves(), 0)
 	if err != nil {
 		return nil, err

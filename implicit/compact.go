@@ -16,24 +16,90 @@ import (
 // the 8 symmetries of the square.
 //
 // It keeps the ClassSet of g, for ranks, and the canonical positions in
-// order, 4 bytes each, for the way back.
+// order, 4 bytes each, for the way back; for a Tiered game, one of each per
+// tier, so that the index may pass 2^32 as long as each tier stays below.
 type Compact struct {
 	S      Symmetric
 	cm     CanonicalMover // S, if it is one
+	parts  []compactPart  // the tiers, or the whole index as one
+	counts []uint32       // the running counts of the whole index
+}
+
+// compactPart is the classes of the positions [start, ...) of a tier.
+type compactPart struct {
+	start  uint64
+	first  uint64 // the compact index of its first class
 	set    ClassSet
-	sparse []uint32 // sparse[i]: the i-th canonical position
+	sparse []uint32 // sparse[i]: the i-th canonical position, less start
 }
 
 // NewCompact finds the canonical positions of g, on all cores. g's index
-// must be below 2^32.
+// must be below 2^32, or each of its tiers if it is Tiered (a tier at a
+// time is then how the classes are kept, see NewTieredCompact).
 func NewCompact(g Symmetric) *Compact {
-	if g.Size() >= 1<<32 {
-		panic("implicit: NewCompact of a game with 2^32 indices or more")
+	if tg, ok := g.(Tiered); ok && g.Size() >= 1<<32 {
+		return newCompact(g, tg.Tiers())
 	}
-	c := &Compact{S: g, set: NewClassSet(g)}
+	return newCompact(g, []Tier{{Start: 0, End: g.Size()}})
+}
+
+// NewTieredCompact is NewCompact keeping a tier's classes at a time, each
+// tier's index below 2^32: the same numbering as NewCompact's.
+func NewTieredCompact[G interface {
+	Symmetric
+	Tiered
+}](g G) *Compact {
+	return newCompact(g, g.Tiers())
+}
+
+func newCompact(g Symmetric, tiers []Tier) *Compact {
+	c := &Compact{S: g}
 	c.cm, _ = g.(CanonicalMover)
-	c.sparse = c.set.Positions()
+	var first uint64
+	for _, t := range tiers {
+		if t.Size() >= 1<<32 {
+			panic("implicit: NewCompact of a game or tier with 2^32 indices or more")
+		}
+		p := compactPart{start: t.Start, first: first, set: NewClassSetRange(g, t.Start, t.End)}
+		p.sparse = p.set.Positions()
+		first += p.set.Len()
+		c.parts = append(c.parts, p)
+	}
+	c.counts = c.parts[0].set.Counts
+	if len(c.parts) > 1 {
+		c.counts = c.directory()
+	}
 	return c
+}
+
+// directory returns the running counts of classes per 512 positions of
+// the whole index, from the tiers' sets.
+func (c *Compact) directory() []uint32 {
+	dir := make([]uint32, (c.S.Size()+511)/512+1)
+	for _, p := range c.parts {
+		for _, q := range p.sparse {
+			dir[(p.start+uint64(q))/512+1]++
+		}
+	}
+	for i := 1; i < len(dir); i++ {
+		dir[i] += dir[i-1]
+	}
+	return dir
+}
+
+// part returns the part that holds position s.
+func (c *Compact) part(s uint64) *compactPart {
+	if len(c.parts) == 1 {
+		return &c.parts[0]
+	}
+	k := sort.Search(len(c.parts), func(k int) bool { return c.parts[k].start > s }) - 1
+	return &c.parts[k]
+}
+
+// rank returns the compact index of canonical position s.
+func (c *Compact) rank(s uint64) uint64 {
+	p := c.part(s)
+	return p.first + p.set.Rank(s-p.start)
 }
 
 // ClassSet is the set of the canonical positions of a Symmetric game, a
@@ -124,19 +190,32 @@ func CompactTableBytes(n uint64) uint64 { return (n+63)/64*8 + ((n+63)/64/8+1)*4
 // Bytes returns the memory of c's tables (a bit per index of the game, a
 // count per 512, 4 bytes per class) and of the game's own, if it says.
 func (c *Compact) Bytes() uint64 {
-	return uint64(len(c.set.Bits))*8 + uint64(len(c.set.Counts))*4 + uint64(cap(c.sparse))*4 + BytesOf(c.S)
+	b := BytesOf(c.S)
+	for _, p := range c.parts {
+		b += uint64(len(p.set.Bits))*8 + uint64(len(p.set.Counts))*4 + uint64(cap(p.sparse))*4
+	}
+	if len(c.parts) > 1 {
+		b += uint64(len(c.counts)) * 4
+	}
+	return b
 }
 
 // Index returns the compact index of any position s of the underlying game:
 // the rank of its class's representative.
-func (c *Compact) Index(s uint64) uint64 { return c.set.Rank(c.S.Canonical(s)) }
+func (c *Compact) Index(s uint64) uint64 { return c.rank(c.S.Canonical(s)) }
 
 // Position returns the canonical position of the underlying game at compact
 // index i.
-func (c *Compact) Position(i uint64) uint64 { return uint64(c.sparse[i]) }
+func (c *Compact) Position(i uint64) uint64 {
+	if len(c.parts) == 1 {
+		return uint64(c.parts[0].sparse[i])
+	}
+	k := sort.Search(len(c.parts), func(k int) bool { return c.parts[k].first > i }) - 1
+	return c.parts[k].start + uint64(c.parts[k].sparse[i-c.parts[k].first])
+}
 
 // Size returns the number of classes.
-func (c *Compact) Size() uint64 { return uint64(len(c.sparse)) }
+func (c *Compact) Size() uint64 { return uint64(c.counts[len(c.counts)-1]) }
 
 // MaxMoves returns the underlying bound.
 func (c *Compact) MaxMoves() uint64 { return c.S.MaxMoves() }
@@ -167,7 +246,7 @@ func (c *Compact) Unmoves(i uint64, dst []uint64) []uint64 {
 func (c *Compact) canonicalRanks(dst []uint64, start int) []uint64 {
 	tail := dst[start:]
 	for k, s := range tail {
-		tail[k] = c.set.Rank(s)
+		tail[k] = c.rank(s)
 	}
 	return append(dst[:start], SortedSet(tail)...)
 }
@@ -208,10 +287,7 @@ func (c *Compact) ParsePosition(text string) (uint64, error) {
 // Counts returns the running counts of canonical positions: Counts()[k] is
 // the number below position 512k, and the last entry the total. They are
 // all Ranks needs to number the classes as c does (a database stores them).
-func (c *Compact) Counts() []uint32 { return c.set.Counts }
-
-// Classes returns the set of canonical positions that numbers c's classes.
-func (c *Compact) Classes() ClassSet { return c.set }
+func (c *Compact) Counts() []uint32 { return c.counts }
 
 // Ranks numbers a Symmetric game's classes as Compact does, from Compact's
 // running counts alone: where Compact keeps a bit per position, Ranks tests

@@ -38,6 +38,9 @@ type Options struct {
 	// Progress, if not nil, receives a line per tier: which, how many of
 	// how many, the share of positions done, the rate and the time left.
 	Progress io.Writer
+	// CheckpointEvery is the time between two checkpoints inside a tier
+	// (engine.Checkpoint, at level barriers); 0 means 5 minutes.
+	CheckpointEvery time.Duration
 }
 
 // manifest is the folder's description of the solve, for people and for
@@ -95,7 +98,7 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 		if o.Progress != nil {
 			how := fmt.Sprintf("solved in %s", time.Since(began).Round(time.Millisecond))
 			if resumed {
-				how = "found solved in " + o.Dir
+				how = "already done in " + o.Dir
 			}
 			line := fmt.Sprintf("retro: tier %d of %d (%s, %d positions) %s; %.1f%% of positions done",
 				n+1, len(order), t.Name, t.Size(), how, 100*float64(done)/float64(max(total, 1)))
@@ -127,6 +130,12 @@ func prepareDir(dir string, m manifest) error {
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
+	}
+	// A run killed while writing a file leaves it under a temporary name.
+	if stale, err := filepath.Glob(filepath.Join(dir, ".tier-*.tmp*")); err == nil {
+		for _, f := range stale {
+			os.Remove(f)
+		}
 	}
 	path := filepath.Join(dir, "manifest.json")
 	if b, err := os.ReadFile(path); err == nil {
@@ -206,11 +215,24 @@ func (s *solver) solveTier(ctx context.Context, k int) (resumed bool, err error)
 		v.children[c] = st
 		v.maxExit = max(v.maxExit, st.h.maxDepth)
 	}
-	r, err := engine.Parallel(ctx, v, s.o.Engine)
+	// Inside a long tier, the engine saves its state at level barriers.
+	opt := s.o.Engine
+	opt.Checkpoint = &engine.Checkpoint{Path: path + ".levels", Every: s.o.CheckpointEvery,
+		Fingerprint: fmt.Sprintf("%s; tier %d", s.o.Fingerprint, k)}
+	if s.o.Progress != nil {
+		opt.Checkpoint.Saved = func(level uint64) {
+			fmt.Fprintf(s.o.Progress, "retro: tier %s: checkpoint at level %d saved\n", t.Name, level)
+		}
+	}
+	r, err := engine.Parallel(ctx, v, opt)
 	if err != nil {
 		return false, err
 	}
-	return false, writeStore(ctx, path, s.want(k, r.Size()), r, v.classes, s.o.Engine.Workers)
+	if err := writeStore(ctx, path, s.want(k, r.Size()), r, v.classes, s.o.Engine.Workers); err != nil {
+		return false, err
+	}
+	os.Remove(opt.Checkpoint.Path)
+	return false, nil
 }
 
 // open returns the store of solved tier k, opening (and checking) its file

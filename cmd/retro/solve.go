@@ -8,11 +8,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
@@ -36,10 +38,14 @@ type solveConfig struct {
 	profDir    string
 	stats      bool
 	json       bool
-	reachable  bool              // -reachable: solve only what the start reaches
-	tiered     bool              // -tiered: solve tier by tier
-	checkpoint string            // -checkpoint: the folder of finished tiers and level checkpoints
-	afterDB    []func()          // what to do once the database is complete (remove the tiers)
+	reachable  bool          // -reachable: solve only what the start reaches
+	tiered     bool          // -tiered: solve tier by tier
+	checkpoint string        // -checkpoint: the folder of finished tiers and level checkpoints
+	afterDB    []func()      // what to do once the database is complete (remove the tiers)
+	ckptEvery  time.Duration // -checkpoint-every
+	inputCRC   uint32        // the input's checksum, for checkpoints' fingerprints
+	label      string        // the instance being solved
+	desc       *implicit.Descriptor
 	dbPath     string            // -db: where to save the solution
 	dbw        *db.Writer        // the database being written, with -db
 	baseBytes  uint64            // the process's memory before the input
@@ -65,6 +71,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 	fs.BoolVar(&c.reachable, "reachable", false, "solve only the positions reachable from the start; the others are left unsolved (\"unreached\")")
 	fs.BoolVar(&c.tiered, "tiered", false, "solve tier by tier, children first, with finished tiers on disk (games with tiers: quixo, teeko); chosen by itself when the whole game does not fit in -max-memory")
 	fs.StringVar(&c.checkpoint, "checkpoint", "", "keep what a long solve has done in `folder`, to go on from there if the same command is run again after a crash (default with -db: FILE.tiers for a tiered solve)")
+	fs.DurationVar(&c.ckptEvery, "checkpoint-every", 5*time.Minute, "the `time` between two checkpoints of a solve in memory, at the barrier between two levels")
 	fs.StringVar(&c.dbPath, "db", "", "save the solution, every position's value and depth, to the database `file` (see retro query, verify, play)")
 	return fs, c
 }
@@ -208,10 +215,11 @@ func openInput(path string, e *env) (io.Reader, string, func(), error) {
 // solve loads d's instances from in (named name) and solves and reports
 // each in turn.
 func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.Reader, name string, out *bufio.Writer) error {
+	c.desc = d
 	stop := func() {}
 	var input *bytes.Buffer // the input text, kept for the database
 	if d.Input {
-		if c.dbPath != "" {
+		if c.dbPath != "" || c.checkpoint != "" {
 			input = new(bytes.Buffer)
 			in = io.TeeReader(in, input)
 		}
@@ -233,6 +241,9 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 		}
 		return err
 	}
+	if input != nil {
+		c.inputCRC = crc32.ChecksumIEEE(input.Bytes())
+	}
 	if c.dbPath != "" {
 		var text []byte
 		if input != nil {
@@ -253,6 +264,7 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 			noun := cmp.Or(strings.TrimSuffix(d.List, "s"), "instance")
 			label = fmt.Sprintf("%s %d", noun, k+1)
 		}
+		c.label = label
 		s, err := c.solveInstance(d, inst.Game(), label, out)
 		if err != nil {
 			if label != "" {
@@ -404,7 +416,20 @@ func (c *solveConfig) run(g implicit.Game, solverBytes uint64, reachableFrom []u
 	if c.engine == "seq" {
 		return engine.Sequential(c.ctx, g, o)
 	}
-	return engine.Parallel(c.ctx, g, o)
+	ckpt, cleanup, err := c.levelCheckpoint()
+	if err != nil {
+		return nil, err
+	}
+	o.Checkpoint = ckpt
+	r, err := engine.Parallel(c.ctx, g, o)
+	switch {
+	case err != nil:
+	case c.dbw != nil:
+		c.afterDB = append(c.afterDB, cleanup) // once the database is complete
+	default:
+		cleanup()
+	}
+	return r, err
 }
 
 // byteSize is a flag value like 512M or 8G (powers of 1024) or plain bytes.

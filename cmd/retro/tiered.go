@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/retro-solver/retro/db"
@@ -92,7 +93,7 @@ func (c *solveConfig) solveTiered(d *implicit.Descriptor, g implicit.Tiered, lab
 	if err != nil {
 		return err
 	}
-	o := tier.Options{Dir: dir, Fingerprint: c.fingerprint(d), Engine: c.options()}
+	o := tier.Options{Dir: dir, Fingerprint: c.fingerprint(d), Engine: c.options(), CheckpointEvery: c.ckptEvery}
 	o.Engine.MaxMemory = max(limit-min(limit, c.baseBytes), 1)
 	if c.wantProgress() {
 		o.Progress = c.env.stderr
@@ -161,7 +162,46 @@ func (c *solveConfig) tierDir(label string) (string, func(), error) {
 }
 
 // fingerprint names the solve for its checkpoint files: the game, its own
-// flags and the version of its index.
+// flags, its input's checksum, the instance and the version of its index.
 func (c *solveConfig) fingerprint(d *implicit.Descriptor) string {
-	return fmt.Sprintf("retro %s %s (index version %d)", d.Name, strings.Join(c.gameFlags(), " "), d.Version)
+	fp := fmt.Sprintf("retro %s %s (index version %d)", d.Name, strings.Join(c.gameFlags(), " "), d.Version)
+	if d.Input {
+		fp += fmt.Sprintf("; input %08x", c.inputCRC)
+	}
+	if c.label != "" {
+		fp += "; " + c.label
+	}
+	return fp
+}
+
+// levelCheckpoint returns the checkpoint of a solve in memory, with what
+// removes it once the solve is done: in -checkpoint's folder, or with -db
+// in FILE.checkpoint (removed with the folder); nil without either.
+func (c *solveConfig) levelCheckpoint() (*engine.Checkpoint, func(), error) {
+	dir, cleanup := c.checkpoint, func() {}
+	if dir == "" {
+		if c.dbPath == "" {
+			return nil, cleanup, nil
+		}
+		dir = c.dbPath + ".checkpoint"
+		cleanup = func() { os.RemoveAll(dir) }
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	name := "levels"
+	if c.label != "" {
+		name += "-" + strings.ReplaceAll(c.label, " ", "-")
+	}
+	ck := &engine.Checkpoint{Path: filepath.Join(dir, name+".ckpt"), Fingerprint: c.fingerprint(c.desc), Every: c.ckptEvery}
+	if c.wantProgress() {
+		ck.Saved = func(level uint64) {
+			fmt.Fprintf(c.env.stderr, "retro: checkpoint at level %d saved to %s\n", level, ck.Path)
+		}
+	}
+	if _, err := os.Stat(ck.Path); err == nil && c.wantProgress() {
+		fmt.Fprintf(c.env.stderr, "retro: going on from the checkpoint %s\n", ck.Path)
+	}
+	// The checkpoint goes once the solve is done (with -db, once saved).
+	return ck, func() { os.Remove(ck.Path); cleanup() }, nil
 }

@@ -222,3 +222,26 @@ func TestTieredSolve(t *testing.T) {
 		}
 	}
 }
+
+// TestTieredCompact checks that classes kept a tier at a time are numbered
+// as NewCompact numbers them, with the same running counts.
+func TestTieredCompact(t *testing.T) {
+	g := game(t, 3)
+	whole, tiered := implicit.NewCompact(g), implicit.NewTieredCompact(g)
+	if whole.Size() != tiered.Size() || !slices.Equal(whole.Counts(), tiered.Counts()) {
+		t.Fatalf("%d classes and %d counts tiered, want %d and %d", tiered.Size(), len(tiered.Counts()), whole.Size(), len(whole.Counts()))
+	}
+	for i := range whole.Size() {
+		if whole.Position(i) != tiered.Position(i) {
+			t.Fatalf("class %d: board %d tiered, %d whole", i, tiered.Position(i), whole.Position(i))
+		}
+	}
+	for s := range g.Size() {
+		if whole.Index(s) != tiered.Index(s) {
+			t.Fatalf("board %d: class %d tiered, %d whole", s, tiered.Index(s), whole.Index(s))
+		}
+	}
+	if err := gametest.Check(tiered, 3000, 5); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/retro-solver/retro/bitset"
+)
+
+// Checkpoint saves a parallel solve's state to a file at level barriers,
+// every Every, and lets a later solve of the same game go on from it. At
+// a barrier the whole state is the lanes (each position's code and count
+// or depth), the frontier of the level about to be expanded, the level,
+// and for an ExitGame the exits' lanes; so a solve resumed from the file
+// computes exactly what the uninterrupted one would have.
+type Checkpoint struct {
+	// Path is the file; it is written under a temporary name, synced and
+	// renamed, so a crash leaves the previous checkpoint or the new one.
+	Path string
+	// Fingerprint names what is solved (the game and its parameters): a
+	// file saved for another fingerprint is refused.
+	Fingerprint string
+	// Every is the time between saves; 0 means 5 minutes.
+	Every time.Duration
+	// Saved, if not nil, is called after each save with the level saved.
+	Saved func(level uint64)
+
+	last time.Time
+}
+
+const (
+	checkpointMagic   = "RETROCK1"
+	checkpointVersion = 1
+)
+
+// checkpointState is what a checkpoint file holds besides the arrays.
+type checkpointState struct {
+	n, depth, maxDepth, edges uint64
+	width, exitWidth          uint64
+}
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// due reports whether a save is due: Every has passed since the solve
+// started or last saved.
+func (c *Checkpoint) due() bool {
+	every := c.Every
+	if every == 0 {
+		every = 5 * time.Minute
+	}
+	return time.Since(c.last) >= every
+}
+
+// save writes the solver's state at the barrier before level depth.
+func (s *parSolver) save(depth, maxDepth uint64) error {
+	c := s.ckpt
+	st := checkpointState{n: s.n, depth: depth, maxDepth: maxDepth, width: uint64(s.lanes.Width())}
+	for i := range s.bufs {
+		st.edges += s.bufs[i].edges
+	}
+	if s.exits != nil {
+		st.exitWidth = uint64(s.exits.lanes.Width())
+	}
+	front := bitset.NewSet(s.n)
+	if s.cur.Dense() {
+		copy(front.Words(), s.cur.Set().Words())
+	} else {
+		for _, p := range s.cur.List() {
+			front.Add(p)
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(c.Path), "."+filepath.Base(c.Path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	defer f.Close()
+	h := crc32.New(crcTable)
+	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
+	head := []byte(checkpointMagic)
+	for _, x := range []uint64{checkpointVersion, uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)),
+		st.n, st.depth, st.maxDepth, st.edges, st.width, st.exitWidth} {
+		head = binary.LittleEndian.AppendUint64(head, x)
+	}
+	w.Write(head)
+	writeWords(w, s.lanes.Words())
+	writeWords(w, front.Words())
+	if s.exits != nil {
+		writeWords(w, s.exits.lanes.Words())
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing checkpoint %s: %w", c.Path, err)
+	}
+	if _, err := f.Write(binary.LittleEndian.AppendUint32(nil, h.Sum32())); err != nil {
+		return fmt.Errorf("writing checkpoint %s: %w", c.Path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, c.Path); err != nil {
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(c.Path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	c.last = time.Now()
+	if c.Saved != nil {
+		c.Saved(depth)
+	}
+	return nil
+}
+
+func writeWords(w *bufio.Writer, words []uint64) {
+	var b [8]byte
+	for _, x := range words {
+		binary.LittleEndian.PutUint64(b[:], x)
+		w.Write(b[:])
+	}
+}
+
+func readWords(r io.Reader, words []uint64) error {
+	var b [8]byte
+	for i := range words {
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return err
+		}
+		words[i] = binary.LittleEndian.Uint64(b[:])
+	}
+	return nil
+}
+
+// errNoCheckpoint says there is no checkpoint to resume from.
+var errNoCheckpoint = errors.New("no checkpoint")
+
+// resume loads the state saved in the checkpoint file, if there is one,
+// into the solver: its lanes, the frontier as the current one, the exits'
+// lanes; it returns the level to expand next and the deepest so far. It
+// returns errNoCheckpoint if there is no file, and an error naming the
+// problem if the file is of another solve or damaged.
+func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
+	c := s.ckpt
+	f, err := os.Open(c.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, 0, errNoCheckpoint
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, 0, err
+	}
+	fail := func(format string, args ...any) (uint64, uint64, error) {
+		return 0, 0, fmt.Errorf("checkpoint %s: %s", c.Path, fmt.Sprintf(format, args...))
+	}
+	// The checksum first: the whole file but its last 4 bytes.
+	h := crc32.New(crcTable)
+	if st.Size() < 8+8*8+4 {
+		return fail("truncated")
+	}
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, st.Size()-4)); err != nil {
+		return 0, 0, err
+	}
+	var sum [4]byte
+	if _, err := f.ReadAt(sum[:], st.Size()-4); err != nil {
+		return 0, 0, err
+	}
+	if binary.LittleEndian.Uint32(sum[:]) != h.Sum32() {
+		return fail("damaged (its checksum is wrong); remove it to start again")
+	}
+	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, st.Size()-4), 1<<20)
+	head := make([]byte, 8+8*8)
+	if _, err := io.ReadFull(r, head); err != nil || string(head[:8]) != checkpointMagic {
+		return fail("not a checkpoint of retro's")
+	}
+	le := binary.LittleEndian
+	field := func(i int) uint64 { return le.Uint64(head[8+8*i:]) }
+	if field(0) != checkpointVersion {
+		return fail("written by another version of retro (format %d)", field(0))
+	}
+	if field(1) != uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)) {
+		return fail("saved for another game or other parameters; remove it to start again")
+	}
+	saved := checkpointState{n: field(2), depth: field(3), maxDepth: field(4), edges: field(5), width: field(6), exitWidth: field(7)}
+	exitWidth := uint64(0)
+	if s.exits != nil {
+		exitWidth = uint64(s.exits.lanes.Width())
+	}
+	if saved.n != s.n || (saved.width != 16 && saved.width != 32) || saved.exitWidth != exitWidth {
+		return fail("saved for %d positions (lanes of %d bits), this solve has %d", saved.n, saved.width, s.n)
+	}
+	if uint(saved.width) != s.lanes.Width() {
+		s.lanes = bitset.NewCounters(s.n, uint(saved.width))
+		s.ws.keepLanes(s.lanes)
+		s.setWidth(uint(saved.width))
+	}
+	front := bitset.NewSet(s.n)
+	err = readWords(r, s.lanes.Words())
+	if err == nil {
+		err = readWords(r, front.Words())
+	}
+	if err == nil && s.exits != nil {
+		err = readWords(r, s.exits.lanes.Words())
+	}
+	if err != nil {
+		return fail("truncated")
+	}
+	if _, err := r.ReadByte(); err != io.EOF {
+		return fail("longer than its solve's state")
+	}
+	s.cur.Reset()
+	for wi, x := range front.Words() {
+		for ; x != 0; x &= x - 1 {
+			s.cur.Emit(0, uint64(wi)<<6|uint64(bits.TrailingZeros64(x)))
+		}
+	}
+	s.bufs[0].edges = saved.edges
+	c.last = time.Now()
+	return saved.depth, saved.maxDepth, nil
+}
