@@ -77,6 +77,11 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 			front.Add(p)
 		}
 	}
+	// The folder is made with the first checkpoint: a solve that ends or
+	// stops before it leaves nothing behind.
+	if err := os.MkdirAll(filepath.Dir(c.Path), 0o755); err != nil {
+		return err
+	}
 	f, err := os.CreateTemp(filepath.Dir(c.Path), "."+filepath.Base(c.Path)+".tmp*")
 	if err != nil {
 		return err

@@ -283,6 +283,7 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 	if _, err := f.WriteAt(h.encode(), 0); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	f.Chmod(0o644) // CreateTemp's 0600 would hide the tiers from the folder's other readers
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}

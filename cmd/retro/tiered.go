@@ -186,9 +186,6 @@ func (c *solveConfig) levelCheckpoint() (*engine.Checkpoint, func(), error) {
 		dir = c.dbPath + ".checkpoint"
 		cleanup = func() { os.RemoveAll(dir) }
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, nil, err
-	}
 	name := "levels"
 	if c.label != "" {
 		name += "-" + strings.ReplaceAll(c.label, " ", "-")
