@@ -210,8 +210,9 @@ func Decode(c uint64) (engine.Value, uint64) {
 	return engine.Loss, c/2 - 1
 }
 
-// widthFor returns the bytes per code for depths up to maxDepth.
-func widthFor(maxDepth uint64) (int, error) {
+// CodeWidth returns the bytes per code (1, 2 or 4) for depths up to
+// maxDepth, and an error for depths too large to store.
+func CodeWidth(maxDepth uint64) (int, error) {
 	switch max := Code(engine.Loss, maxDepth); {
 	case maxDepth >= 1<<31-2:
 		return 0, fmt.Errorf("db: depth %d is too large to store", maxDepth)

@@ -171,7 +171,7 @@ func (db *File) checkHeader(hoff uint64) (uint64, error) {
 		if s.Depths != nil && !s.Depths.fits(s.Counts, s.MaxDepth) {
 			return 0, damaged(db.path, part, "the depth histogram does not fit the counts")
 		}
-		if w, err := widthFor(s.MaxDepth); err != nil || w > s.Width {
+		if w, err := CodeWidth(s.MaxDepth); err != nil || w > s.Width {
 			return 0, damaged(db.path, part, "max depth %d does not fit %d-byte codes", s.MaxDepth, s.Width)
 		}
 		if d := s.Directory; d != nil {

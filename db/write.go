@@ -120,7 +120,7 @@ func (w *Writer) writeCompressed(b []byte) (Extent, error) {
 // Add writes the values of one instance, compressing its blocks on all
 // workers.
 func (w *Writer) Add(ctx context.Context, src Source) error {
-	width, err := widthFor(src.MaxDepth)
+	width, err := CodeWidth(src.MaxDepth)
 	if err != nil {
 		return err
 	}

@@ -217,25 +217,33 @@ func (s *parSolver) classify(ctx context.Context) error {
 		var kind implicit.Kind
 		var k uint64
 		for i := lo; i < hi; i++ {
-			switch kind, k, buf = classify(i, buf); kind {
-			case implicit.Illegal:
-				s.lanes.Set(i, uint64(Illegal)<<s.codeShift)
-			case implicit.TerminalWin, implicit.TerminalLoss:
-				s.lanes.Set(i, uint64(kind)<<s.codeShift)
-				s.cur.Emit(w, i)
-			default:
-				if k == 0 {
-					s.lanes.Set(i, uint64(Loss)<<s.codeShift)
-					s.cur.Emit(w, i)
-				} else {
-					s.lanes.Set(i, k)
-				}
-			}
+			kind, k, buf = classify(i, buf)
+			s.start(w, i, kind, k)
 		}
 		s.bufs[w].buf = buf
 		s.prog.Advance(hi - lo)
 		return nil
 	})
+}
+
+// start stores index i's kind, or its count k of moves if it is Inner, in
+// its lane; worker w emits the terminal positions, and an inner one with no
+// move (a loss), as the frontier of depth 0.
+func (s *parSolver) start(w int, i uint64, kind implicit.Kind, k uint64) {
+	switch kind {
+	case implicit.Illegal:
+		s.lanes.Set(i, uint64(Illegal)<<s.codeShift)
+	case implicit.TerminalWin, implicit.TerminalLoss:
+		s.lanes.Set(i, uint64(kind)<<s.codeShift)
+		s.cur.Emit(w, i)
+	default:
+		if k == 0 {
+			s.lanes.Set(i, uint64(Loss)<<s.codeShift)
+			s.cur.Emit(w, i)
+		} else {
+			s.lanes.Set(i, k)
+		}
+	}
 }
 
 // classifyExits is classify for an ExitGame: a position with exits counts
@@ -251,26 +259,13 @@ func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64)
 			var k uint64
 			var exit Exit
 			kind, k, exit, buf = g.ClassifyExits(i, buf)
-			switch kind {
-			case implicit.Illegal:
-				s.lanes.Set(i, uint64(Illegal)<<s.codeShift)
-			case implicit.TerminalWin, implicit.TerminalLoss:
-				s.lanes.Set(i, uint64(kind)<<s.codeShift)
-				s.cur.Emit(w, i)
-			default:
-				if exit.Kind != NoExit {
-					k++
-					if e, ok := event(exit); ok {
-						s.addEvent(w, i, e)
-					}
-				}
-				if k == 0 {
-					s.lanes.Set(i, uint64(Loss)<<s.codeShift)
-					s.cur.Emit(w, i)
-				} else {
-					s.lanes.Set(i, k)
+			if kind == implicit.Inner && exit.Kind != NoExit {
+				k++
+				if e, ok := event(exit); ok {
+					s.addEvent(w, i, e)
 				}
 			}
+			s.start(w, i, kind, k)
 		}
 		s.prog.Advance(hi - lo)
 		return nil

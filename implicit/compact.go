@@ -75,10 +75,25 @@ func newCompact(g Symmetric, tiers []Tier) *Compact {
 // directory returns the running counts of classes per 512 positions of
 // the whole index, from the tiers' sets.
 func (c *Compact) directory() []uint32 {
-	dir := make([]uint32, (c.S.Size()+511)/512+1)
-	for _, p := range c.parts {
-		for _, q := range p.sparse {
-			dir[(p.start+uint64(q))/512+1]++
+	starts, sets := make([]uint64, len(c.parts)), make([]ClassSet, len(c.parts))
+	for k, p := range c.parts {
+		starts[k], sets[k] = p.start, p.set
+	}
+	return JoinCounts(c.S.Size(), starts, sets)
+}
+
+// JoinCounts returns the running counts of classes per 512 positions
+// (ClassSet.Counts) of an index of n positions whose classes are those of
+// sets[k] from position starts[k] on: the counts of the whole index of a
+// tiered game from its tiers' sets, numbered as one ClassSet would.
+func JoinCounts(n uint64, starts []uint64, sets []ClassSet) []uint32 {
+	dir := make([]uint32, (n+511)/512+1)
+	for k, set := range sets {
+		for wi, m := range set.Bits {
+			for ; m != 0; m &= m - 1 {
+				p := starts[k] + uint64(wi)*64 + uint64(bits.TrailingZeros64(m))
+				dir[p/512+1]++
+			}
 		}
 	}
 	for i := 1; i < len(dir); i++ {

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -249,25 +248,12 @@ func (s *solver) open(k int) (*store, error) {
 	return st, nil
 }
 
-// openStoreOf opens the file of tier k, whatever its number of entries
-// (classes are counted from the file's bits), and with verify checks it
+// openStoreOf opens the file of tier k (a symmetric tier's entries are
+// its classes, as many as its file's bits say), and with verify checks it
 // whole.
 func openStoreOf(dir string, k int, t implicit.Tier, symmetric bool, fp uint32, verify bool) (*store, error) {
-	path := tierPath(dir, k)
-	data, unmap, err := mapFile(path)
-	if err != nil {
-		return nil, err
-	}
-	h, herr := decodeHeader(data)
-	unmap()
-	if herr != nil {
-		return nil, fmt.Errorf("%s: %v", path, herr)
-	}
-	want := storeHeader{tier: uint32(k), entries: h.entries, positions: t.Size(), symmetric: symmetric, fingerprint: fp}
-	if !symmetric {
-		want.entries = t.Size()
-	}
-	return openStore(path, want, verify)
+	want := storeHeader{tier: uint32(k), entries: t.Size(), positions: t.Size(), symmetric: symmetric, fingerprint: fp}
+	return openStore(tierPath(dir, k), want, verify)
 }
 
 // Solution is a solved tiered game, read from its tiers' files: the value
@@ -355,20 +341,11 @@ func (sol *Solution) Directory() []uint32 {
 	if sol.sym == nil {
 		return nil
 	}
-	n := sol.g.Size()
-	dir := make([]uint32, (n+511)/512+1)
+	starts, sets := make([]uint64, len(sol.tiers)), make([]implicit.ClassSet, len(sol.tiers))
 	for k, t := range sol.tiers {
-		for wi, m := range sol.stores[k].classes.Bits {
-			for ; m != 0; m &= m - 1 {
-				p := t.Start + uint64(wi)*64 + uint64(bits.TrailingZeros64(m))
-				dir[p/512+1]++
-			}
-		}
+		starts[k], sets[k] = t.Start, sol.stores[k].classes
 	}
-	for i := 1; i < len(dir); i++ {
-		dir[i] += dir[i-1]
-	}
-	return dir
+	return implicit.JoinCounts(sol.g.Size(), starts, sets)
 }
 
 // Describe says how much the tiers hold, for progress lines.

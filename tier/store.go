@@ -175,8 +175,10 @@ func (s *store) close() error {
 }
 
 // openStore maps the file of a solved tier and checks it against what the
-// solve expects of it (want: tier, entries, positions, symmetric and
-// fingerprint); with verify, it checks the codes' and bits' checksums too.
+// solve expects of it (want: tier, positions, symmetric, fingerprint, and
+// for a game without symmetry the entries; a symmetric tier's entries are
+// checked against its class bits); with verify, it checks the codes' and
+// bits' checksums too.
 func openStore(path string, want storeHeader, verify bool) (*store, error) {
 	data, unmap, err := mapFile(path)
 	if err != nil {
@@ -194,7 +196,7 @@ func openStore(path string, want storeHeader, verify bool) (*store, error) {
 	switch {
 	case h.fingerprint != want.fingerprint:
 		return fail("solved for another game, other parameters or another version of retro")
-	case h.tier != want.tier || h.entries != want.entries || h.positions != want.positions || h.symmetric != want.symmetric:
+	case h.tier != want.tier || h.positions != want.positions || h.symmetric != want.symmetric || (!h.symmetric && h.entries != want.entries):
 		return fail("holds tier %d of %d entries, want tier %d of %d", h.tier, h.entries, want.tier, want.entries)
 	case h.width != 1 && h.width != 2 && h.width != 4:
 		return fail("code width %d", h.width)
@@ -223,7 +225,7 @@ func openStore(path string, want storeHeader, verify bool) (*store, error) {
 // classes) to path, atomically. The codes are encoded and written a chunk at
 // a time, so that writing takes little memory beside the result.
 func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Result, classes implicit.ClassSet, workers int) error {
-	width, err := codeWidth(r.MaxDepth())
+	width, err := db.CodeWidth(r.MaxDepth())
 	if err != nil {
 		return err
 	}
@@ -294,19 +296,6 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 		return err
 	}
 	return syncDir(filepath.Dir(path))
-}
-
-// codeWidth returns the bytes per code for depths up to maxDepth.
-func codeWidth(maxDepth uint64) (int, error) {
-	switch c := db.Code(engine.Loss, maxDepth); {
-	case maxDepth >= 1<<31-2:
-		return 0, fmt.Errorf("tier: depth %d is too large to store", maxDepth)
-	case c < 1<<8:
-		return 1, nil
-	case c < 1<<16:
-		return 2, nil
-	}
-	return 4, nil
 }
 
 // syncDir makes the renames in dir last.
