@@ -10,13 +10,19 @@ import (
 // Plan is a tiered solve's memory estimate: the peak of each tier's solve
 // (the engine's arrays for its entries, the exits' lanes, a symmetric
 // tier's class bits and positions, and the files of its children, read
-// all over), and the largest.
+// all over), and the largest; and the size of each tier's file.
 type Plan struct {
 	Tiers   []uint64 // Tiers[k]: bytes at the peak of tier k's solve
 	Entries []uint64 // Entries[k]: tier k's entries (classes are estimated)
+	Disk    []uint64 // Disk[k]: bytes of tier k's file, with two-byte codes
+	Edges   []uint64 // Edges[k]: tier k's moves, estimated from a sample (the work of its solve)
 	Peak    uint64
 	Largest int // the tier of the peak
 }
+
+// planWidth is the code width Plan.Disk assumes: two bytes hold depths up to
+// 32,766; one byte (up to 126) is common for small tiers.
+const planWidth = 2
 
 // classSamples is the number of positions of a tier tested to estimate its
 // share of canonical positions.
@@ -29,13 +35,15 @@ const classSamples = 4096
 func Estimate(g implicit.Tiered) Plan {
 	tiers := g.Tiers()
 	sym, _ := g.(implicit.Symmetric)
-	p := Plan{Tiers: make([]uint64, len(tiers)), Entries: make([]uint64, len(tiers))}
+	p := Plan{Tiers: make([]uint64, len(tiers)), Entries: make([]uint64, len(tiers)),
+		Disk: make([]uint64, len(tiers)), Edges: make([]uint64, len(tiers))}
 	r := rand.New(rand.NewPCG(uint64(len(tiers)), g.Size()))
 	for k, t := range tiers {
 		p.Entries[k] = t.Size()
 		if sym != nil {
 			p.Entries[k] = implicit.EstimateClasses(sym, t.Start, t.End, classSamples, r)
 		}
+		p.Edges[k] = uint64(movesPerEntry(g, sym, t, rand.New(rand.NewPCG(uint64(k), t.Start))) * float64(p.Entries[k]))
 	}
 	for k, t := range tiers {
 		n := p.Entries[k]
@@ -50,9 +58,42 @@ func Estimate(g implicit.Tiered) Plan {
 			}
 		}
 		p.Tiers[k] = b
+		h := storeHeader{entries: n, positions: t.Size(), width: planWidth, symmetric: sym != nil}
+		p.Disk[k] = h.fileSize()
 		if b > p.Peak {
 			p.Peak, p.Largest = b, k
 		}
 	}
 	return p
+}
+
+// movesPerEntry returns the mean number of moves of t's entries (its
+// canonical positions for a symmetric game, illegal ones counting none),
+// from a sample of classSamples positions, or all of them in a small tier.
+func movesPerEntry(g implicit.Game, sym implicit.Symmetric, t implicit.Tier, r *rand.Rand) float64 {
+	var buf []uint64
+	entries, moves := 0, 0
+	visit := func(s uint64) {
+		if sym != nil && !sym.IsCanonical(s) {
+			return
+		}
+		entries++
+		if g.Classify(s) == implicit.Inner {
+			buf = g.Moves(s, buf[:0])
+			moves += len(buf)
+		}
+	}
+	if n := t.Size(); n <= classSamples {
+		for s := t.Start; s < t.End; s++ {
+			visit(s)
+		}
+	} else {
+		for range classSamples {
+			visit(t.Start + r.Uint64N(n))
+		}
+	}
+	if entries == 0 {
+		return 0
+	}
+	return float64(moves) / float64(entries)
 }

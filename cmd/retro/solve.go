@@ -40,6 +40,7 @@ type solveConfig struct {
 	json       bool
 	reachable  bool          // -reachable: solve only what the start reaches
 	tiered     bool          // -tiered: solve tier by tier
+	plan       bool          // -plan: print the tiered solve's plan, do not solve
 	checkpoint string        // -checkpoint: the folder of finished tiers and level checkpoints
 	afterDB    []func()      // what to do once the database is complete (remove the tiers)
 	ckptEvery  time.Duration // -checkpoint-every
@@ -70,6 +71,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 	fs.StringVar(&c.profDir, "profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")
 	fs.BoolVar(&c.reachable, "reachable", false, "solve only the positions reachable from the start; the others are left unsolved (\"unreached\")")
 	fs.BoolVar(&c.tiered, "tiered", false, "solve tier by tier, children first, with finished tiers on disk (games with tiers: quixo, teeko); chosen by itself when the whole game does not fit in -max-memory")
+	fs.BoolVar(&c.plan, "plan", false, "print the tiered solve's plan and stop: each tier in the order solved, its positions, entries (classes, estimated), memory at its peak and file size")
 	fs.StringVar(&c.checkpoint, "checkpoint", "", "keep what a long solve has done in `folder`, to go on from there if the same command is run again after a crash (default with -db: FILE.tiers for a tiered solve)")
 	fs.DurationVar(&c.ckptEvery, "checkpoint-every", 5*time.Minute, "the `time` between two checkpoints of a solve in memory, at the barrier between two levels")
 	fs.StringVar(&c.dbPath, "db", "", "save the solution, every position's value and depth, to the database `file` (see retro query, verify, play)")

@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
@@ -38,19 +40,24 @@ func (c *solveConfig) wholeBytes(g implicit.Game) (uint64, bool) {
 // or when the game has tiers and does not fit whole in -max-memory.
 func (c *solveConfig) chooseTiered(d *implicit.Descriptor, g implicit.Game) (bool, error) {
 	_, isTiered := g.(implicit.Tiered)
+	asked := c.tiered || c.plan
+	flag := "-tiered"
+	if c.plan {
+		flag = "-plan"
+	}
 	if !isTiered {
-		if c.tiered {
-			return false, usagef("solve %s: -tiered: the game has no tiers", d.Name)
+		if asked {
+			return false, usagef("solve %s: %s: the game has no tiers", d.Name, flag)
 		}
 		return false, nil
 	}
 	if c.engine == "seq" || c.reachable {
-		if c.tiered {
-			return false, usagef("solve %s: -tiered solves with the parallel engine, every position", d.Name)
+		if asked {
+			return false, usagef("solve %s: %s: a tiered solve uses the parallel engine, every position", d.Name, flag)
 		}
 		return false, nil
 	}
-	if c.tiered {
+	if asked {
 		return true, nil
 	}
 	need, ok := c.wholeBytes(g)
@@ -77,6 +84,9 @@ func (c *solveConfig) solveTiered(d *implicit.Descriptor, g implicit.Tiered, lab
 	limit := c.memoryLimit()
 	plan := tier.Estimate(g)
 	tiers := g.Tiers()
+	if c.plan {
+		return printPlan(out, g, plan, c.baseBytes)
+	}
 	need := c.baseBytes + plan.Peak
 	if c.dbw != nil {
 		need += dbWriterBytes(parallel.Workers(c.workers))
@@ -201,4 +211,34 @@ func (c *solveConfig) levelCheckpoint() (*engine.Checkpoint, func(), error) {
 	}
 	// The checkpoint goes once the solve is done (with -db, once saved).
 	return ck, func() { os.Remove(ck.Path); cleanup() }, nil
+}
+
+// printPlan prints a tiered solve's plan: the tiers in the order they are
+// solved, each with its positions, entries, memory at its peak (with the
+// process's base) and file size, then the totals and the peak.
+func printPlan(out io.Writer, g implicit.Tiered, plan tier.Plan, base uint64) error {
+	tiers := g.Tiers()
+	order, err := implicit.TierOrder(tiers, g.Size())
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(out, 2, 8, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "order\ttier\tpositions\tentries\tedges\tmemory\tdisk\t")
+	var positions, entries, edges, disk uint64
+	for i, k := range order {
+		t := tiers[k]
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%s\t%s\t\n", i+1, t.Name, t.Size(), plan.Entries[k], plan.Edges[k],
+			text.HumanBytes(base+plan.Tiers[k]), text.HumanBytes(plan.Disk[k]))
+		positions += t.Size()
+		entries += plan.Entries[k]
+		edges += plan.Edges[k]
+		disk += plan.Disk[k]
+	}
+	fmt.Fprintf(tw, "total\t%d tiers\t%d\t%d\t%d\t%s\t%s\t\n", len(tiers), positions, entries, edges,
+		text.HumanBytes(base+plan.Peak), text.HumanBytes(disk))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(out, "memory at the peak: tier %s; disk: all the tiers' files, kept until the database is written\n", tiers[plan.Largest].Name)
+	return err
 }
