@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pkg/profile"
+
 	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
@@ -52,6 +54,7 @@ type solveConfig struct {
 	baseBytes  uint64            // the process's memory before the input
 	gameFlags  func() []string   // the game's own flags that were set
 	ws         *engine.Workspace // the arrays that the instances of one input share
+	world      engine.Comm       // the MPI ranks, when mpirun started retro
 	env        *env
 }
 
@@ -71,7 +74,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 	fs.StringVar(&c.profDir, "profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")
 	fs.BoolVar(&c.reachable, "reachable", false, "solve only the positions reachable from the start; the others are left unsolved (\"unreached\")")
 	fs.BoolVar(&c.tiered, "tiered", false, "solve tier by tier, children first, with finished tiers on disk (games with tiers: quixo, teeko); chosen by itself when the whole game does not fit in -max-memory")
-	fs.BoolVar(&c.plan, "plan", false, "print the tiered solve's plan and stop: each tier in the order solved, its positions, entries (classes, estimated), memory at its peak and file size")
+	fs.BoolVar(&c.plan, "plan", false, "print the tiered solve's plan and stop: each tier in the order solved, its positions, entries (classes, estimated), moves (estimated), memory at its peak and file size")
 	fs.StringVar(&c.checkpoint, "checkpoint", "", "keep what a long solve has done in `folder`, to go on from there if the same command is run again after a crash (default with -db: FILE.tiers for a tiered solve)")
 	fs.DurationVar(&c.ckptEvery, "checkpoint-every", 5*time.Minute, "the `time` between two checkpoints of a solve in memory, at the barrier between two levels")
 	fs.StringVar(&c.dbPath, "db", "", "save the solution, every position's value and depth, to the database `file` (see retro query, verify, play)")
@@ -153,6 +156,17 @@ func solveCmd(args []string, e *env) error {
 	if !ok {
 		return usagef("solve %s: -profile %q: want cpu, mem, block, mutex or trace", d.Name, c.profile)
 	}
+	leave, err := c.joinMPI(d)
+	if err != nil {
+		return err
+	}
+	return leave(c.solveInput(d, fs, load, mode))
+}
+
+// solveInput opens the input, if the game reads one, solves it and prints
+// the answers.
+func (c *solveConfig) solveInput(d *implicit.Descriptor, fs *flag.FlagSet, load implicit.Loader, mode func(*profile.Profile)) error {
+	e := c.env
 	var in io.Reader
 	var name string
 	if d.Input {
@@ -349,7 +363,7 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 		from = []uint64{*start}
 	}
 	r, err := c.run(solved, limit-(plan.runtime+plan.game+plan.db), from)
-	if err != nil {
+	if err != nil || r == nil { // no result: an MPI rank other than 0
 		return nil, err
 	}
 	if c.dbw != nil {
@@ -415,8 +429,11 @@ func (c *solveConfig) run(g implicit.Game, solverBytes uint64, reachableFrom []u
 	o := c.options()
 	o.MaxMemory = max(solverBytes, 1)
 	o.ReachableFrom = reachableFrom
-	if c.engine == "seq" {
+	switch {
+	case c.engine == "seq":
 		return engine.Sequential(c.ctx, g, o)
+	case c.world != nil:
+		return c.runDistributed(g, o)
 	}
 	ckpt, cleanup, err := c.levelCheckpoint()
 	if err != nil {

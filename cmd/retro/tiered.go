@@ -60,6 +60,9 @@ func (c *solveConfig) chooseTiered(d *implicit.Descriptor, g implicit.Game) (boo
 	if asked {
 		return true, nil
 	}
+	if c.world != nil {
+		return false, nil // the ranks share the memory of a whole solve
+	}
 	need, ok := c.wholeBytes(g)
 	if ok && need <= c.memoryLimit() {
 		return false, nil

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/retro-solver/retro/dist"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+)
+
+// joinMPI makes c a rank of the solve that mpirun started, when it started
+// this process: rank 0 reads, prints and writes the database as a single
+// process does; the other ranks solve their part and print nothing. It
+// returns what ends the rank's part: leave MPI, or on an error stop every
+// rank (so that no rank waits for one that failed).
+func (c *solveConfig) joinMPI(d *implicit.Descriptor) (func(err error) error, error) {
+	if !dist.Launched() {
+		return func(err error) error { return err }, nil
+	}
+	switch {
+	case c.engine == "seq":
+		return nil, usagef("solve %s: -engine seq runs in one process, not under mpirun", d.Name)
+	case c.tiered || c.plan:
+		return nil, usagef("solve %s: tiered solves do not run under mpirun yet", d.Name)
+	case c.reachable:
+		return nil, usagef("solve %s: -reachable does not run under mpirun yet", d.Name)
+	case c.checkpoint != "":
+		return nil, usagef("solve %s: -checkpoint does not run under mpirun yet", d.Name)
+	}
+	w, err := dist.MPI()
+	if err != nil {
+		return nil, err
+	}
+	c.world = w
+	if w.Rank() != 0 {
+		// Rank 0 speaks for all; the others only say why they failed.
+		c.progress, c.stats, c.dbPath = false, false, ""
+		quiet := *c.env
+		quiet.stdout, quiet.isTerminal = io.Discard, false
+		c.env = &quiet
+	}
+	return func(err error) error {
+		if err != nil {
+			fmt.Fprintf(c.env.stderr, "retro: rank %d of %d: %v\n", w.Rank(), w.Ranks(), err)
+			w.Abort(1)
+			return err
+		}
+		return w.Close()
+	}, nil
+}
+
+// runDistributed solves g over the MPI ranks; the result is rank 0's, nil
+// on the others. With -progress or -stats rank 0 prints what each level
+// sent between the ranks.
+func (c *solveConfig) runDistributed(g implicit.Game, o engine.Options) (*engine.Result, error) {
+	r, st, err := engine.Distributed(c.ctx, g, c.world, o)
+	if err != nil || r == nil || !(c.wantProgress() || c.stats) {
+		return r, err
+	}
+	w := c.env.stderr
+	fmt.Fprintf(w, "retro: %d ranks; per level: frontier, un-moves, crossing ranks, bytes sent, compute, exchange (the slowest rank's)\n", st.Ranks)
+	for d, l := range st.Levels {
+		fmt.Fprintf(w, "retro: level %d: %d, %d, %d, %d, %v, %v\n", d, l.Frontier, l.Edges, l.Crossing, l.Bytes,
+			l.Compute.Round(time.Microsecond), l.Exchange.Round(time.Microsecond))
+	}
+	t := st.Totals()
+	fmt.Fprintf(w, "retro: in all: %d un-moves, %d crossing ranks (%.1f%%), %d bytes sent, compute %v, exchange %v\n",
+		t.Edges, t.Crossing, 100*float64(t.Crossing)/float64(max(t.Edges, 1)), t.Bytes,
+		t.Compute.Round(time.Millisecond), t.Exchange.Round(time.Millisecond))
+	return r, nil
+}

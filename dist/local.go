@@ -1,0 +1,111 @@
+// Package dist runs retro's distributed engine (engine.Distributed) on
+// several processes: over MPI (MPI, in a build with -tags mpi, started by
+// mpirun) or, for tests, over goroutines of one process (Local).
+package dist
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/retro-solver/retro/engine"
+)
+
+// Local returns the communicators of n ranks that live in one process,
+// one per goroutine: each rank's solve must run on its own goroutine. A
+// rank that stops calling (an error) leaves the others waiting; it is
+// meant for tests.
+func Local(n int) []engine.Comm {
+	if n < 1 {
+		panic("dist: Local needs at least one rank")
+	}
+	g := &group{n: n, in: make([]any, n)}
+	g.cond = sync.NewCond(&g.mu)
+	comms := make([]engine.Comm, n)
+	for r := range comms {
+		comms[r] = &local{rank: r, g: g}
+	}
+	return comms
+}
+
+// group is the meeting point of Local's ranks: each collective call
+// deposits every rank's part and hands all the parts to each.
+type group struct {
+	n       int
+	mu      sync.Mutex
+	cond    *sync.Cond
+	in, out []any
+	arrived int
+	gen     int // collectives completed
+}
+
+// all deposits rank's part of a collective and returns every rank's, in
+// rank order, once all have come. The parts are only read afterwards.
+func (g *group) all(rank int, part any) []any {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.in[rank] = part
+	g.arrived++
+	if g.arrived == g.n {
+		g.out, g.in = g.in, make([]any, g.n)
+		g.arrived = 0
+		g.gen++
+		g.cond.Broadcast()
+		return g.out
+	}
+	// g.out cannot change before this rank has come to the next call.
+	for gen := g.gen; gen == g.gen; {
+		g.cond.Wait()
+	}
+	return g.out
+}
+
+type local struct {
+	rank int
+	g    *group
+}
+
+func (c *local) Rank() int  { return c.rank }
+func (c *local) Ranks() int { return c.g.n }
+
+func (c *local) Exchange(send [][]uint64) ([][]uint64, error) {
+	if len(send) != c.g.n {
+		panic("dist: Exchange needs one slice per rank")
+	}
+	parts := c.g.all(c.rank, send)
+	recv := make([][]uint64, c.g.n)
+	for r, p := range parts {
+		recv[r] = slices.Clone(p.([][]uint64)[c.rank])
+	}
+	return recv, nil
+}
+
+func (c *local) Sum(v []uint64) ([]uint64, error) {
+	return c.reduce(v, func(a, b uint64) uint64 { return a + b })
+}
+
+func (c *local) Max(v []uint64) ([]uint64, error) {
+	return c.reduce(v, func(a, b uint64) uint64 { return max(a, b) })
+}
+
+func (c *local) reduce(v []uint64, op func(a, b uint64) uint64) ([]uint64, error) {
+	parts := c.g.all(c.rank, slices.Clone(v))
+	out := slices.Clone(parts[0].([]uint64))
+	for _, p := range parts[1:] {
+		for i, x := range p.([]uint64) {
+			out[i] = op(out[i], x)
+		}
+	}
+	return out, nil
+}
+
+func (c *local) Gather(v []uint64) ([][]uint64, error) {
+	parts := c.g.all(c.rank, slices.Clone(v))
+	if c.rank != 0 {
+		return nil, nil
+	}
+	out := make([][]uint64, len(parts))
+	for r, p := range parts {
+		out[r] = p.([]uint64)
+	}
+	return out, nil
+}

@@ -1,0 +1,217 @@
+//go:build mpi
+
+package dist
+
+/*
+#cgo pkg-config: ompi-c
+#include <mpi.h>
+#include <stdint.h>
+
+static int retro_init(int *provided) {
+	int done = 0;
+	MPI_Initialized(&done);
+	if (done) {
+		return MPI_Query_thread(provided);
+	}
+	return MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, provided);
+}
+static int retro_serialized(int provided) { return provided >= MPI_THREAD_SERIALIZED; }
+static int retro_rank(int *r) { return MPI_Comm_rank(MPI_COMM_WORLD, r); }
+static int retro_size(int *n) { return MPI_Comm_size(MPI_COMM_WORLD, n); }
+static int retro_alltoall_u64(uint64_t *send, uint64_t *recv) {
+	return MPI_Alltoall(send, 1, MPI_UINT64_T, recv, 1, MPI_UINT64_T, MPI_COMM_WORLD);
+}
+static int retro_alltoallv(uint64_t *send, int *scounts, int *sdispls, uint64_t *recv, int *rcounts, int *rdispls) {
+	return MPI_Alltoallv(send, scounts, sdispls, MPI_UINT64_T, recv, rcounts, rdispls, MPI_UINT64_T, MPI_COMM_WORLD);
+}
+static int retro_allreduce(uint64_t *in, uint64_t *out, int n, int isMax) {
+	return MPI_Allreduce(in, out, n, MPI_UINT64_T, isMax ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
+}
+static int retro_send(uint64_t *buf, int n, int to) {
+	return MPI_Send(buf, n, MPI_UINT64_T, to, 0, MPI_COMM_WORLD);
+}
+static int retro_recv(uint64_t *buf, int n, int from) {
+	return MPI_Recv(buf, n, MPI_UINT64_T, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+static int retro_abort(int code) { return MPI_Abort(MPI_COMM_WORLD, code); }
+static int retro_finalize(void) { return MPI_Finalize(); }
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Available reports whether this build can run over MPI (-tags mpi).
+const Available = true
+
+// World is the communicator of all of mpirun's ranks (MPI_COMM_WORLD), an
+// engine.Comm. Its calls go to MPI one at a time (MPI_THREAD_SERIALIZED):
+// a solve makes them from one goroutine.
+type World struct {
+	rank, ranks int
+}
+
+// MPI joins the ranks mpirun started (MPI_Init); Close leaves. A process
+// not started by mpirun is a world of one rank.
+func MPI() (*World, error) {
+	var provided C.int
+	if err := check("MPI_Init_thread", C.retro_init(&provided)); err != nil {
+		return nil, err
+	}
+	if C.retro_serialized(provided) == 0 {
+		return nil, fmt.Errorf("dist: this MPI library does not allow calls from several threads one at a time (MPI_THREAD_SERIALIZED)")
+	}
+	var rank, size C.int
+	if err := check("MPI_Comm_rank", C.retro_rank(&rank)); err != nil {
+		return nil, err
+	}
+	if err := check("MPI_Comm_size", C.retro_size(&size)); err != nil {
+		return nil, err
+	}
+	return &World{rank: int(rank), ranks: int(size)}, nil
+}
+
+func check(call string, rc C.int) error {
+	if rc != C.MPI_SUCCESS {
+		return fmt.Errorf("dist: %s failed with MPI error %d", call, int(rc))
+	}
+	return nil
+}
+
+// Rank returns this process's rank.
+func (w *World) Rank() int { return w.rank }
+
+// Ranks returns the number of ranks.
+func (w *World) Ranks() int { return w.ranks }
+
+// Abort stops every rank (MPI_Abort) with the status code.
+func (w *World) Abort(code int) { C.retro_abort(C.int(code)) }
+
+// Close leaves MPI (MPI_Finalize); every rank calls it.
+func (w *World) Close() error { return check("MPI_Finalize", C.retro_finalize()) }
+
+// maxCount is the most words one call sends to one rank: MPI counts and
+// displacements are C ints.
+const maxCount = 1<<31 - 1
+
+// ptr returns the address of b's first word, or of a dummy word when b is
+// empty (MPI wants a valid address).
+func ptr(b []uint64) *C.uint64_t {
+	if len(b) == 0 {
+		var dummy [1]uint64
+		return (*C.uint64_t)(unsafe.Pointer(&dummy[0]))
+	}
+	return (*C.uint64_t)(unsafe.Pointer(&b[0]))
+}
+
+// Exchange is MPI_Alltoallv, in rounds when a rank's messages would not fit
+// the C ints MPI counts with.
+func (w *World) Exchange(send [][]uint64) ([][]uint64, error) {
+	if len(send) != w.ranks {
+		panic("dist: Exchange needs one slice per rank")
+	}
+	counts := make([]uint64, w.ranks)
+	for r, s := range send {
+		counts[r] = uint64(len(s))
+	}
+	incoming := make([]uint64, w.ranks)
+	if err := check("MPI_Alltoall", C.retro_alltoall_u64(ptr(counts), ptr(incoming))); err != nil {
+		return nil, err
+	}
+	recv := make([][]uint64, w.ranks)
+	var most uint64
+	for r := range recv {
+		recv[r] = make([]uint64, incoming[r])
+		most = max(most, incoming[r], counts[r])
+	}
+	// Each round moves at most per words between any two ranks, so a
+	// rank's total per round fits in a C int.
+	per := uint64(maxCount / w.ranks)
+	rounds, err := w.Max([]uint64{(most + per - 1) / per})
+	if err != nil {
+		return nil, err
+	}
+	scounts, sdispls := make([]C.int, w.ranks), make([]C.int, w.ranks)
+	rcounts, rdispls := make([]C.int, w.ranks), make([]C.int, w.ranks)
+	var sbuf, rbuf []uint64
+	for k := range rounds[0] {
+		sbuf, rbuf = sbuf[:0], rbuf[:0]
+		var rtotal int
+		for r := range w.ranks {
+			part := window(send[r], k, per)
+			scounts[r], sdispls[r] = C.int(len(part)), C.int(len(sbuf))
+			sbuf = append(sbuf, part...)
+			n := len(window(recv[r], k, per))
+			rcounts[r], rdispls[r] = C.int(n), C.int(rtotal)
+			rtotal += n
+		}
+		rbuf = append(rbuf, make([]uint64, rtotal)...)
+		rc := C.retro_alltoallv(ptr(sbuf), &scounts[0], &sdispls[0], ptr(rbuf), &rcounts[0], &rdispls[0])
+		if err := check("MPI_Alltoallv", rc); err != nil {
+			return nil, err
+		}
+		for r := range w.ranks {
+			copy(window(recv[r], k, per), rbuf[rdispls[r]:int(rdispls[r])+int(rcounts[r])])
+		}
+	}
+	return recv, nil
+}
+
+// window returns round k's part of b, rounds of per words.
+func window(b []uint64, k, per uint64) []uint64 {
+	lo := min(k*per, uint64(len(b)))
+	return b[lo:min(lo+per, uint64(len(b)))]
+}
+
+// Sum is MPI_Allreduce with MPI_SUM.
+func (w *World) Sum(v []uint64) ([]uint64, error) { return w.reduce(v, 0) }
+
+// Max is MPI_Allreduce with MPI_MAX.
+func (w *World) Max(v []uint64) ([]uint64, error) { return w.reduce(v, 1) }
+
+func (w *World) reduce(v []uint64, isMax C.int) ([]uint64, error) {
+	out := make([]uint64, len(v))
+	if len(v) == 0 {
+		return out, nil
+	}
+	return out, check("MPI_Allreduce", C.retro_allreduce(ptr(v), ptr(out), C.int(len(v)), isMax))
+}
+
+// Gather sends every rank's words to rank 0, rank after rank, in messages
+// of at most maxCount words.
+func (w *World) Gather(v []uint64) ([][]uint64, error) {
+	sizes, err := w.gatherSizes(uint64(len(v)))
+	if err != nil {
+		return nil, err
+	}
+	if w.rank != 0 {
+		for k := uint64(0); k*maxCount < uint64(len(v)); k++ {
+			part := window(v, k, maxCount)
+			if err := check("MPI_Send", C.retro_send(ptr(part), C.int(len(part)), 0)); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	}
+	out := make([][]uint64, w.ranks)
+	out[0] = v
+	for r := 1; r < w.ranks; r++ {
+		out[r] = make([]uint64, sizes[r])
+		for k := uint64(0); k*maxCount < sizes[r]; k++ {
+			part := window(out[r], k, maxCount)
+			if err := check("MPI_Recv", C.retro_recv(ptr(part), C.int(len(part)), C.int(r))); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// gatherSizes returns every rank's n, on every rank.
+func (w *World) gatherSizes(n uint64) ([]uint64, error) {
+	v := make([]uint64, w.ranks)
+	v[w.rank] = n
+	return w.Sum(v)
+}

@@ -1,0 +1,357 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// Comm is what the distributed engine needs of a group of processes, its
+// ranks, each running the same solve: an all-to-all exchange, reductions
+// and a gather to rank 0. Every rank makes the same calls in the same
+// order. dist.Local implements it in one process (for tests), dist.MPI
+// over MPI.
+type Comm interface {
+	// Rank returns this process's number, 0 to Ranks()-1.
+	Rank() int
+	// Ranks returns the number of processes.
+	Ranks() int
+	// Exchange sends send[r] to rank r, for every r (send[Rank()] included,
+	// or empty), and returns recv: recv[r] is what rank r sent to this one.
+	Exchange(send [][]uint64) ([][]uint64, error)
+	// Sum returns, on every rank, the sum over the ranks of v, element by
+	// element; Max their maximum. v has the same length on every rank.
+	Sum(v []uint64) ([]uint64, error)
+	Max(v []uint64) ([]uint64, error)
+	// Gather returns, on rank 0, what every rank passed, in rank order;
+	// nil on the others.
+	Gather(v []uint64) ([][]uint64, error)
+}
+
+// RankRange returns the range [lo, hi) of an index of n that rank r of
+// ranks owns: contiguous blocks of ceil(n/ranks), the last one shorter.
+func RankRange(n uint64, ranks, r int) (lo, hi uint64) {
+	block := rankBlock(n, ranks)
+	return min(uint64(r)*block, n), min(uint64(r+1)*block, n)
+}
+
+func rankBlock(n uint64, ranks int) uint64 { return max((n+uint64(ranks)-1)/uint64(ranks), 1) }
+
+// LevelStats is what one level of a distributed solve did, summed over the
+// ranks (the times: the slowest rank's).
+type LevelStats struct {
+	Frontier uint64        // positions of the level's frontier
+	Edges    uint64        // un-moves walked from them
+	Crossing uint64        // of which to a position another rank owns
+	Bytes    uint64        // bytes sent to other ranks: 8 per crossing edge
+	Compute  time.Duration // expanding the frontier and applying the updates
+	Exchange time.Duration // the all-to-all exchange, waiting for the slowest rank included
+}
+
+// DistStats is a distributed solve's record, on every rank.
+type DistStats struct {
+	Ranks  int
+	Levels []LevelStats
+}
+
+// Totals returns the sum of the levels (the times summed too).
+func (st *DistStats) Totals() LevelStats {
+	var t LevelStats
+	for _, l := range st.Levels {
+		t.Frontier += l.Frontier
+		t.Edges += l.Edges
+		t.Crossing += l.Crossing
+		t.Bytes += l.Bytes
+		t.Compute += l.Compute
+		t.Exchange += l.Exchange
+	}
+	return t
+}
+
+// Distributed state of a position, one uint32 per position a rank owns:
+// the value code in the top two bits (0 unresolved, then Win, Loss,
+// Illegal), below it the count of moves not yet known to reach a win while
+// unresolved, and the depth once resolved.
+const (
+	distShift   = 30
+	distPayload = 1<<distShift - 1
+)
+
+// Distributed solves g on comm's ranks, each owning a contiguous range of
+// the index (RankRange) and running opt.Workers goroutines on it, and
+// returns on rank 0 exactly what Sequential returns (nil on the others),
+// and on every rank the record of its levels.
+//
+// It is Parallel's level-synchronous pass with the lanes cut into ranges
+// (Parallel's comment says why the result does not depend on the order of
+// a level's updates): at level d every rank expands its frontier's
+// un-moves, applies the updates to its own positions at once and sends the
+// others, batched per rank, in one exchange; a message is a predecessor's
+// index and one bit, "a move to a loss" (a win claim) or "a move to a win"
+// (a decrement). The ranks then agree on the size of the next frontier, and
+// stop when it is empty everywhere. Rank 0 gathers the values and depths.
+// ExitGames (tiers) and checkpoints are not supported yet.
+func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*Result, *DistStats, error) {
+	if _, ok := g.(ExitGame); ok {
+		return nil, nil, errors.New("engine: the distributed engine does not solve tiers yet")
+	}
+	if g.MaxMoves() > distPayload {
+		return nil, nil, fmt.Errorf("engine: %d moves per position are too many for the distributed engine", g.MaxMoves())
+	}
+	n := g.Size()
+	ranks, rank := comm.Ranks(), comm.Rank()
+	lo, hi := RankRange(n, ranks, rank)
+	if err := opt.CheckMemory(hi-lo, DistBytesPerIndex); err != nil {
+		return nil, nil, err
+	}
+	d := &distSolver{g: g, comm: comm, n: n, lo: lo, block: rankBlock(n, ranks), ranks: ranks,
+		workers: parallel.Workers(opt.Workers), state: make([]uint32, hi-lo)}
+	d.stats.Ranks = ranks
+	prog := StartProgress(opt, hi-lo)
+	defer prog.Stop()
+	prog.SetPhase("classifying")
+	if err := d.classify(ctx, prog); err != nil {
+		return nil, nil, err
+	}
+	prog.SetPhase("")
+	var maxDepth uint64
+	for depth := uint64(0); ; depth++ {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		size, err := comm.Sum([]uint64{uint64(len(d.frontier))})
+		if err != nil {
+			return nil, nil, err
+		}
+		if size[0] == 0 {
+			break
+		}
+		if depth > distPayload-1 {
+			return nil, nil, fmt.Errorf("engine: depth %d is too deep for the distributed engine", depth)
+		}
+		maxDepth = depth
+		prog.Level(depth, uint64(len(d.frontier)))
+		if err := d.level(ctx, depth, size[0]); err != nil {
+			return nil, nil, err
+		}
+	}
+	prog.SetPhase("collecting values")
+	r, err := d.gather(maxDepth)
+	return r, &d.stats, err
+}
+
+// DistBytesPerIndex is the distributed engine's memory per index a rank
+// owns, besides the messages of a level: a 4-byte state.
+const DistBytesPerIndex = 4
+
+type distSolver struct {
+	g        implicit.Game
+	comm     Comm
+	n, lo    uint64
+	block    uint64 // the ranks' block: index p belongs to rank p / block
+	ranks    int
+	workers  int
+	state    []uint32
+	frontier []uint64 // this level's positions, this rank's, as indices
+	stats    DistStats
+}
+
+// classify stores the kind or move count of each of this rank's positions;
+// the terminal ones (and inner ones without a move, losses) are the
+// frontier of depth 0, in index order.
+func (d *distSolver) classify(ctx context.Context, prog *Progress) error {
+	n := uint64(len(d.state))
+	classify := implicit.ClassifierOf(d.g)
+	chunk := parallel.ChunkFor(n, d.workers, 4096)
+	found := make([][]uint64, (n+chunk-1)/chunk)
+	err := parallel.For(ctx, d.workers, n, chunk, func(_ int, lo, hi uint64) error {
+		var buf, ends []uint64
+		for j := lo; j < hi; j++ {
+			var kind implicit.Kind
+			var k uint64
+			kind, k, buf = classify(d.lo+j, buf)
+			switch {
+			case kind == implicit.Illegal:
+				d.state[j] = uint32(Illegal) << distShift
+			case kind != implicit.Inner:
+				d.state[j] = uint32(kind) << distShift
+				ends = append(ends, d.lo+j)
+			case k == 0:
+				d.state[j] = uint32(Loss) << distShift
+				ends = append(ends, d.lo+j)
+			default:
+				d.state[j] = uint32(k)
+			}
+		}
+		found[lo/chunk] = ends
+		prog.Advance(hi - lo)
+		return nil
+	})
+	for _, f := range found {
+		d.frontier = append(d.frontier, f...)
+	}
+	return err
+}
+
+// level expands the frontier of the given depth: the un-moves of each of
+// its positions update this rank's own positions at once (atomically, as
+// Parallel does) and become messages to the other ranks' owners, applied
+// after the exchange; the positions resolved are the next frontier.
+func (d *distSolver) level(ctx context.Context, depth, frontier uint64) error {
+	start := time.Now()
+	me := d.comm.Rank()
+	// Each chunk of the frontier fills its own outboxes, so the messages
+	// come out in the frontier's order whatever the workers.
+	chunk := parallel.ChunkFor(uint64(len(d.frontier)), d.workers, 256)
+	boxes := make([][][]uint64, (uint64(len(d.frontier))+chunk-1)/chunk)
+	next := make([][]uint64, d.workers)
+	edges := make([]uint64, len(boxes))
+	err := parallel.For(ctx, d.workers, uint64(len(d.frontier)), chunk, func(w int, lo, hi uint64) error {
+		out := make([][]uint64, d.ranks)
+		var buf []uint64
+		var walked uint64
+		for _, t := range d.frontier[lo:hi] {
+			loss := uint64(0)
+			if Value(atomic.LoadUint32(&d.state[t-d.lo])>>distShift) == Loss {
+				loss = 1
+			}
+			buf = d.g.Unmoves(t, buf[:0])
+			walked += uint64(len(buf))
+			for _, p := range buf {
+				if r := int(p / d.block); r != me {
+					out[r] = append(out[r], p<<1|loss)
+				} else if d.apply(p, loss, depth+1) {
+					next[w] = append(next[w], p)
+				}
+			}
+		}
+		boxes[lo/chunk], edges[lo/chunk] = out, walked
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	send := make([][]uint64, d.ranks)
+	var walked, crossing uint64
+	for k, out := range boxes {
+		walked += edges[k]
+		for r := range send {
+			send[r] = append(send[r], out[r]...)
+			crossing += uint64(len(out[r]))
+		}
+	}
+	computed := time.Since(start)
+	start = time.Now()
+	recv, err := d.comm.Exchange(send)
+	if err != nil {
+		return err
+	}
+	exchanged := time.Since(start)
+	start = time.Now()
+	for r, msgs := range recv {
+		if r == me || len(msgs) == 0 {
+			continue
+		}
+		chunk := parallel.ChunkFor(uint64(len(msgs)), d.workers, 4096)
+		err := parallel.For(ctx, d.workers, uint64(len(msgs)), chunk, func(w int, lo, hi uint64) error {
+			for _, m := range msgs[lo:hi] {
+				if d.apply(m>>1, m&1, depth+1) {
+					next[w] = append(next[w], m>>1)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	d.frontier = d.frontier[:0]
+	for _, l := range next {
+		d.frontier = append(d.frontier, l...)
+	}
+	computed += time.Since(start)
+	sums, err := d.comm.Sum([]uint64{walked, crossing})
+	if err != nil {
+		return err
+	}
+	times, err := d.comm.Max([]uint64{uint64(computed), uint64(exchanged)})
+	if err != nil {
+		return err
+	}
+	d.stats.Levels = append(d.stats.Levels, LevelStats{Frontier: frontier, Edges: sums[0], Crossing: sums[1],
+		Bytes: 8 * sums[1], Compute: time.Duration(times[0]), Exchange: time.Duration(times[1])})
+	return nil
+}
+
+// apply resolves this rank's position p for one of its moves: to a loss
+// (loss 1) it makes p a win, to a win it takes one off p's count and makes
+// it a loss at zero, both at the given depth, if p is unresolved. It
+// reports whether this call resolved p; calls may race, and exactly one
+// wins. A position with a move to a loss never reaches zero, so the order
+// of a level's updates does not matter.
+func (d *distSolver) apply(p, loss, depth uint64) bool {
+	lane := &d.state[p-d.lo]
+	for {
+		s := atomic.LoadUint32(lane)
+		if s>>distShift != 0 {
+			return false
+		}
+		next := s - 1
+		switch {
+		case loss == 1:
+			next = uint32(Win)<<distShift | uint32(depth)
+		case s == 1:
+			next = uint32(Loss)<<distShift | uint32(depth)
+		}
+		if atomic.CompareAndSwapUint32(lane, s, next) {
+			return next>>distShift != 0
+		}
+	}
+}
+
+// gather sends every rank's values and depths to rank 0, which builds the
+// Result; the other ranks return nil.
+func (d *distSolver) gather(maxDepth uint64) (*Result, error) {
+	// Two positions per word: the code in bits 30-31 of each half, the
+	// depth below (draws: unresolved, code 0).
+	words := make([]uint64, (len(d.state)+1)/2)
+	for j, s := range d.state {
+		if s>>distShift == 0 {
+			s = 0
+		}
+		words[j/2] |= uint64(s) << (32 * (j % 2))
+	}
+	parts, err := d.comm.Gather(words)
+	if err != nil || d.comm.Rank() != 0 {
+		return nil, err
+	}
+	width := uint(16)
+	if maxDepth >= 1<<16 {
+		width = 32
+	}
+	r := &Result{n: d.n, values: bitset.NewTwoBits(d.n), depths: bitset.NewCounters(d.n, width),
+		depthMask: 1<<width - 1, maxDepth: maxDepth}
+	for _, l := range d.stats.Levels {
+		r.edges += l.Edges
+	}
+	for rank, part := range parts {
+		lo, hi := RankRange(d.n, d.ranks, rank)
+		if uint64(len(part)) != (hi-lo+1)/2 {
+			return nil, fmt.Errorf("engine: rank %d sent %d words of values, want %d", rank, len(part), (hi-lo+1)/2)
+		}
+		for i := lo; i < hi; i++ {
+			j := i - lo
+			s := uint32(part[j/2] >> (32 * (j % 2)))
+			r.values.Set(i, uint8(s>>distShift))
+			r.depths.Set(i, uint64(s&distPayload))
+		}
+	}
+	r.countValues()
+	return r, nil
+}
