@@ -120,24 +120,23 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 		return nil, nil, err
 	}
 	prog.SetPhase("")
+	// The frontier's size over all ranks: here, then from each level's
+	// reduction of its counts.
+	size, err := comm.Sum([]uint64{uint64(len(d.frontier))})
+	if err != nil {
+		return nil, nil, err
+	}
 	var maxDepth uint64
-	for depth := uint64(0); ; depth++ {
+	for depth := uint64(0); size[0] != 0; depth++ {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
-		}
-		size, err := comm.Sum([]uint64{uint64(len(d.frontier))})
-		if err != nil {
-			return nil, nil, err
-		}
-		if size[0] == 0 {
-			break
 		}
 		if depth > distPayload-1 {
 			return nil, nil, fmt.Errorf("engine: depth %d is too deep for the distributed engine", depth)
 		}
 		maxDepth = depth
 		prog.Level(depth, uint64(len(d.frontier)))
-		if err := d.level(ctx, depth, size[0]); err != nil {
+		if size[0], err = d.level(ctx, depth, size[0]); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -202,8 +201,9 @@ func (d *distSolver) classify(ctx context.Context, prog *Progress) error {
 // level expands the frontier of the given depth: the un-moves of each of
 // its positions update this rank's own positions at once (atomically, as
 // Parallel does) and become messages to the other ranks' owners, applied
-// after the exchange; the positions resolved are the next frontier.
-func (d *distSolver) level(ctx context.Context, depth, frontier uint64) error {
+// after the exchange; the positions resolved are the next frontier, whose
+// size over all ranks it returns.
+func (d *distSolver) level(ctx context.Context, depth, frontier uint64) (uint64, error) {
 	start := time.Now()
 	me := d.comm.Rank()
 	// Each chunk of the frontier fills its own outboxes, so the messages
@@ -235,7 +235,7 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	send := make([][]uint64, d.ranks)
 	var walked, crossing uint64
@@ -250,7 +250,7 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64) error {
 	start = time.Now()
 	recv, err := d.comm.Exchange(send)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	exchanged := time.Since(start)
 	start = time.Now()
@@ -268,7 +268,7 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64) error {
 			return nil
 		})
 		if err != nil {
-			return err
+			return 0, err
 		}
 	}
 	d.frontier = d.frontier[:0]
@@ -276,17 +276,17 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64) error {
 		d.frontier = append(d.frontier, l...)
 	}
 	computed += time.Since(start)
-	sums, err := d.comm.Sum([]uint64{walked, crossing})
+	sums, err := d.comm.Sum([]uint64{walked, crossing, uint64(len(d.frontier))})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	times, err := d.comm.Max([]uint64{uint64(computed), uint64(exchanged)})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	d.stats.Levels = append(d.stats.Levels, LevelStats{Frontier: frontier, Edges: sums[0], Crossing: sums[1],
 		Bytes: 8 * sums[1], Compute: time.Duration(times[0]), Exchange: time.Duration(times[1])})
-	return nil
+	return sums[2], nil
 }
 
 // apply resolves this rank's position p for one of its moves: to a loss

@@ -5,11 +5,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -39,15 +41,8 @@ func mpirun(t *testing.T, ctx context.Context, ranks int, args ...string) *exec.
 // compares every database, byte for byte, with the single process's.
 func TestMPI(t *testing.T) {
 	dir := t.TempDir()
-	board := filepath.Join(dir, "board.police")
-	if err := os.WriteFile(board, []byte(police.Random(20, 20, 0.1, 0.005, 3).String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	boards := filepath.Join(dir, "boards.pawns")
-	text := "1 2\n" + pawns.Random(6, 6, 0.1, 1).String() + pawns.Random(5, 7, 0.1, 2).String()
-	if err := os.WriteFile(boards, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	board := writeFile(t, dir, "board.police", police.Random(20, 20, 0.1, 0.005, 3).String())
+	boards := writeFile(t, dir, "boards.pawns", "1 2\n"+pawns.Random(6, 6, 0.1, 1).String()+pawns.Random(5, 7, 0.1, 2).String())
 	cases := []struct {
 		name string
 		args []string
@@ -85,44 +80,90 @@ func TestMPI(t *testing.T) {
 	}
 }
 
-// TestMPIRankDies kills one rank of a running solve with SIGKILL: mpirun
-// must stop the others and fail, promptly, and leave no database.
+// TestMPIRankDies kills one rank with SIGKILL once the solve is under way
+// (a level's progress line): mpirun must stop the others and fail,
+// promptly, leave no rank behind and no database.
 func TestMPIRankDies(t *testing.T) {
 	dir := t.TempDir()
-	board := filepath.Join(dir, "board.police")
-	if err := os.WriteFile(board, []byte(police.Random(48, 48, 0.1, 0.005, 3).String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	board := writeFile(t, dir, "board.police", police.Random(64, 64, 0.1, 0.005, 3).String())
 	db := filepath.Join(dir, "p.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := mpirun(t, ctx, 2, "solve", "police", "-db", db, board)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd := mpirun(t, ctx, 2, "solve", "police", "-progress", "-db", db, board)
+	// Its own process group, so that nothing it started outlives the test.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = 30 * time.Second // a rank that outlives mpirun keeps stderr open
+	killed := make(chan error, 1)
+	stderr := &markWriter{mark: "retro: level", at: func() {
+		victim := findRank(1)
+		if victim == 0 {
+			killed <- fmt.Errorf("rank 1 is not running")
+			return
+		}
+		killed <- syscall.Kill(victim, syscall.SIGKILL)
+	}}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var victim int
-	for victim == 0 && ctx.Err() == nil {
-		time.Sleep(20 * time.Millisecond)
-		victim = findRank(1)
-	}
-	if victim == 0 {
-		t.Fatalf("rank 1 never showed up\n%s", stderr.String())
-	}
-	if err := syscall.Kill(victim, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
+	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	err := cmd.Wait()
+	select {
+	case kerr := <-killed:
+		if kerr != nil {
+			t.Fatalf("killing rank 1: %v\n%s", kerr, stderr)
+		}
+	default:
+		t.Fatalf("the solve ended before a level's progress line: make the board larger\n%s", stderr)
+	}
 	switch {
 	case ctx.Err() != nil:
-		t.Fatalf("mpirun still ran 2 minutes after rank 1 was killed: a hang\n%s", stderr.String())
+		t.Fatalf("mpirun still ran 2 minutes after rank 1 was killed: a hang\n%s", stderr)
+	case errors.Is(err, exec.ErrWaitDelay):
+		t.Fatalf("a rank outlived mpirun by 30 s after rank 1 was killed\n%s", stderr)
 	case err == nil:
-		t.Fatalf("mpirun succeeded although rank 1 was killed\n%s", stderr.String())
+		t.Fatalf("mpirun succeeded although rank 1 was killed\n%s", stderr)
 	}
 	if _, err := os.Stat(db); err == nil {
 		t.Fatal("a database was left under its final name by a solve that failed")
 	}
+}
+
+// markWriter keeps what is written to it and calls at, once, when the
+// text first contains mark.
+type markWriter struct {
+	mu   sync.Mutex
+	text bytes.Buffer
+	mark string
+	at   func()
+	seen bool
+}
+
+func (w *markWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.text.Write(p)
+	if !w.seen && bytes.Contains(w.text.Bytes(), []byte(w.mark)) {
+		w.seen = true
+		w.at()
+	}
+	return len(p), nil
+}
+
+func (w *markWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.text.String()
+}
+
+// writeFile writes text to the file name in dir and returns its path.
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // findRank returns the process id of this test binary's MPI rank r, 0 if
