@@ -1,30 +1,48 @@
-// Package dist runs retro's distributed engine (engine.Distributed) on
-// several processes: over MPI (MPI, in a build with -tags mpi, started by
-// mpirun) or, for tests, over goroutines of one process (Local).
+// Package dist runs retro's distributed solves on several processes: the
+// index-partitioned engine (engine.Distributed) and the tiers shared out
+// by a manager (tier.SolveShared), over MPI (MPI, in a build with -tags
+// mpi, started by mpirun) or, for tests, over goroutines of one process
+// (Local).
 package dist
 
 import (
+	"context"
 	"slices"
 	"sync"
 
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/tier"
 )
+
+// Comm is a rank of a distributed solve: the collectives of the
+// index-partitioned engine and the messages of a shared tiered solve.
+type Comm interface {
+	engine.Comm
+	tier.Mailbox
+}
 
 // Local returns the communicators of n ranks that live in one process,
 // one per goroutine: each rank's solve must run on its own goroutine. A
-// rank that stops calling (an error) leaves the others waiting; it is
-// meant for tests.
-func Local(n int) []engine.Comm {
+// rank that stops calling a collective (an error) leaves the others
+// waiting; it is meant for tests.
+func Local(n int) []Comm {
 	if n < 1 {
 		panic("dist: Local needs at least one rank")
 	}
-	g := &group{n: n, in: make([]any, n)}
+	g := &group{n: n, in: make([]any, n), boxes: make([]chan letter, n)}
 	g.cond = sync.NewCond(&g.mu)
-	comms := make([]engine.Comm, n)
+	comms := make([]Comm, n)
 	for r := range comms {
 		comms[r] = &local{rank: r, g: g}
+		g.boxes[r] = make(chan letter, 1024)
 	}
 	return comms
+}
+
+// letter is a message between Local's ranks.
+type letter struct {
+	from int
+	msg  []uint64
 }
 
 // group is the meeting point of Local's ranks: each collective call
@@ -35,7 +53,8 @@ type group struct {
 	cond    *sync.Cond
 	in, out []any
 	arrived int
-	gen     int // collectives completed
+	gen     int           // collectives completed
+	boxes   []chan letter // boxes[r]: the messages to rank r
 }
 
 // all deposits rank's part of a collective and returns every rank's, in
@@ -108,4 +127,18 @@ func (c *local) Gather(v []uint64) ([][]uint64, error) {
 		out[r] = p.([]uint64)
 	}
 	return out, nil
+}
+
+func (c *local) Send(to int, msg []uint64) error {
+	c.g.boxes[to] <- letter{from: c.rank, msg: slices.Clone(msg)}
+	return nil
+}
+
+func (c *local) Recv(ctx context.Context) (int, []uint64, error) {
+	select {
+	case l := <-c.g.boxes[c.rank]:
+		return l.from, l.msg, nil
+	case <-ctx.Done():
+		return 0, nil, ctx.Err()
+	}
 }

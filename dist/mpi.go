@@ -27,11 +27,22 @@ static int retro_alltoallv(uint64_t *send, int *scounts, int *sdispls, uint64_t 
 static int retro_allreduce(uint64_t *in, uint64_t *out, int n, int isMax) {
 	return MPI_Allreduce(in, out, n, MPI_UINT64_T, isMax ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
 }
-static int retro_send(uint64_t *buf, int n, int to) {
-	return MPI_Send(buf, n, MPI_UINT64_T, to, 0, MPI_COMM_WORLD);
+static int retro_send(uint64_t *buf, int n, int to, int tag) {
+	return MPI_Send(buf, n, MPI_UINT64_T, to, tag, MPI_COMM_WORLD);
 }
-static int retro_recv(uint64_t *buf, int n, int from) {
-	return MPI_Recv(buf, n, MPI_UINT64_T, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+static int retro_recv(uint64_t *buf, int n, int from, int tag) {
+	return MPI_Recv(buf, n, MPI_UINT64_T, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+// retro_iprobe says whether a message with the tag waits, from which rank
+// and of how many words.
+static int retro_iprobe(int tag, int *flag, int *source, int *count) {
+	MPI_Status st;
+	int rc = MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, flag, &st);
+	if (rc != MPI_SUCCESS || !*flag) {
+		return rc;
+	}
+	*source = st.MPI_SOURCE;
+	return MPI_Get_count(&st, MPI_UINT64_T, count);
 }
 static int retro_abort(int code) { return MPI_Abort(MPI_COMM_WORLD, code); }
 static int retro_finalize(void) { return MPI_Finalize(); }
@@ -39,19 +50,29 @@ static int retro_finalize(void) { return MPI_Finalize(); }
 import "C"
 
 import (
+	"context"
 	"fmt"
+	"sync"
+	"time"
 	"unsafe"
 )
 
 // Available reports whether this build can run over MPI (-tags mpi).
 const Available = true
 
-// World is the communicator of all of mpirun's ranks (MPI_COMM_WORLD), an
-// engine.Comm. Its calls go to MPI one at a time (MPI_THREAD_SERIALIZED):
-// a solve makes them from one goroutine.
+// World is the communicator of all of mpirun's ranks (MPI_COMM_WORLD), a
+// Comm. Its calls go to MPI one at a time (MPI_THREAD_SERIALIZED), under
+// its lock: Send and Recv may be called from two goroutines.
 type World struct {
+	mu          sync.Mutex
 	rank, ranks int
 }
+
+// The tags of messages: the pieces of a Gather, a Mailbox's messages.
+const (
+	tagGather = 0
+	tagMail   = 1
+)
 
 // MPI joins the ranks mpirun started (MPI_Init); Close leaves. A process
 // not started by mpirun is a world of one rank.
@@ -87,10 +108,14 @@ func (w *World) Rank() int { return w.rank }
 func (w *World) Ranks() int { return w.ranks }
 
 // Abort stops every rank (MPI_Abort) with the status code.
-func (w *World) Abort(code int) { C.retro_abort(C.int(code)) }
+func (w *World) Abort(code int) { C.retro_abort(C.int(code)) } // no lock: it must work whatever holds it
 
 // Close leaves MPI (MPI_Finalize); every rank calls it.
-func (w *World) Close() error { return check("MPI_Finalize", C.retro_finalize()) }
+func (w *World) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return check("MPI_Finalize", C.retro_finalize())
+}
 
 // maxCount is the most words one call sends to one rank: MPI counts and
 // displacements are C ints.
@@ -112,6 +137,8 @@ func (w *World) Exchange(send [][]uint64) ([][]uint64, error) {
 	if len(send) != w.ranks {
 		panic("dist: Exchange needs one slice per rank")
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	counts := make([]uint64, w.ranks)
 	for r, s := range send {
 		counts[r] = uint64(len(s))
@@ -129,7 +156,7 @@ func (w *World) Exchange(send [][]uint64) ([][]uint64, error) {
 	// Each round moves at most per words between any two ranks, so a
 	// rank's total per round fits in a C int.
 	per := uint64(maxCount / w.ranks)
-	rounds, err := w.Max([]uint64{(most + per - 1) / per})
+	rounds, err := w.allreduce([]uint64{(most + per - 1) / per}, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +199,12 @@ func (w *World) Sum(v []uint64) ([]uint64, error) { return w.reduce(v, 0) }
 func (w *World) Max(v []uint64) ([]uint64, error) { return w.reduce(v, 1) }
 
 func (w *World) reduce(v []uint64, isMax C.int) ([]uint64, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.allreduce(v, isMax)
+}
+
+func (w *World) allreduce(v []uint64, isMax C.int) ([]uint64, error) {
 	out := make([]uint64, len(v))
 	if len(v) == 0 {
 		return out, nil
@@ -182,6 +215,8 @@ func (w *World) reduce(v []uint64, isMax C.int) ([]uint64, error) {
 // Gather sends every rank's words to rank 0, rank after rank, in messages
 // of at most maxCount words.
 func (w *World) Gather(v []uint64) ([][]uint64, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	sizes, err := w.gatherSizes(uint64(len(v)))
 	if err != nil {
 		return nil, err
@@ -189,7 +224,7 @@ func (w *World) Gather(v []uint64) ([][]uint64, error) {
 	if w.rank != 0 {
 		for k := uint64(0); k*maxCount < uint64(len(v)); k++ {
 			part := window(v, k, maxCount)
-			if err := check("MPI_Send", C.retro_send(ptr(part), C.int(len(part)), 0)); err != nil {
+			if err := check("MPI_Send", C.retro_send(ptr(part), C.int(len(part)), 0, tagGather)); err != nil {
 				return nil, err
 			}
 		}
@@ -201,7 +236,7 @@ func (w *World) Gather(v []uint64) ([][]uint64, error) {
 		out[r] = make([]uint64, sizes[r])
 		for k := uint64(0); k*maxCount < sizes[r]; k++ {
 			part := window(out[r], k, maxCount)
-			if err := check("MPI_Recv", C.retro_recv(ptr(part), C.int(len(part)), C.int(r))); err != nil {
+			if err := check("MPI_Recv", C.retro_recv(ptr(part), C.int(len(part)), C.int(r), tagGather)); err != nil {
 				return nil, err
 			}
 		}
@@ -213,5 +248,46 @@ func (w *World) Gather(v []uint64) ([][]uint64, error) {
 func (w *World) gatherSizes(n uint64) ([]uint64, error) {
 	v := make([]uint64, w.ranks)
 	v[w.rank] = n
-	return w.Sum(v)
+	return w.allreduce(v, 0)
+}
+
+// Send sends a short message (a Mailbox's) to rank to.
+func (w *World) Send(to int, msg []uint64) error {
+	if len(msg) > maxCount {
+		return fmt.Errorf("dist: a message of %d words is too long", len(msg))
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return check("MPI_Send", C.retro_send(ptr(msg), C.int(len(msg)), C.int(to), tagMail))
+}
+
+// Recv waits for a Mailbox's message from any rank, or for ctx's end: it
+// probes for one (MPI_Iprobe) and sleeps between probes, a little longer
+// each time up to 5 ms, leaving the lock to Send in between.
+func (w *World) Recv(ctx context.Context) (int, []uint64, error) {
+	pause := 20 * time.Microsecond
+	for {
+		from, msg, ok, err := w.tryRecv()
+		if ok || err != nil {
+			return from, msg, err
+		}
+		select {
+		case <-ctx.Done():
+			return 0, nil, ctx.Err()
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 5*time.Millisecond)
+	}
+}
+
+func (w *World) tryRecv() (int, []uint64, bool, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var flag, source, count C.int
+	if err := check("MPI_Iprobe", C.retro_iprobe(tagMail, &flag, &source, &count)); err != nil || flag == 0 {
+		return 0, nil, false, err
+	}
+	msg := make([]uint64, count)
+	err := check("MPI_Recv", C.retro_recv(ptr(msg), count, source, tagMail))
+	return int(source), msg, true, err
 }

@@ -2,11 +2,7 @@
 
 package dist
 
-import (
-	"errors"
-
-	"github.com/retro-solver/retro/engine"
-)
+import "errors"
 
 // Available reports whether this build can run over MPI (-tags mpi).
 const Available = false
@@ -19,7 +15,7 @@ func MPI() (*World, error) {
 
 // World is the communicator of all of mpirun's ranks; in this build there
 // is none.
-type World struct{ engine.Comm }
+type World struct{ Comm }
 
 // Abort stops every rank with the status code.
 func (w *World) Abort(code int) {}

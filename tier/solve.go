@@ -99,14 +99,7 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 			if resumed {
 				how = "already done in " + o.Dir
 			}
-			line := fmt.Sprintf("retro: tier %d of %d (%s, %d positions) %s; %.1f%% of positions done",
-				n+1, len(order), t.Name, t.Size(), how, 100*float64(done)/float64(max(total, 1)))
-			if el := time.Since(start); solvedHere > 0 && el > 0 {
-				rate := float64(solvedHere) / el.Seconds()
-				left := time.Duration(float64(total-done) / rate * float64(time.Second))
-				line += fmt.Sprintf(", %.3g positions/s, about %s left", rate, left.Round(time.Second))
-			}
-			fmt.Fprintln(o.Progress, line)
+			fmt.Fprintln(o.Progress, progressLine(n+1, len(order), t, how, done, solvedHere, total, time.Since(start)))
 		}
 		// A child whose parents are all solved is closed: its pages go.
 		for _, c := range t.Children {
@@ -119,6 +112,20 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 	s.closeAll()
 	// Every file was checked whole as this run wrote it or found it.
 	return openSolution(g, tiers, o.Dir, s.fp, false)
+}
+
+// progressLine says that tier t, the n-th of all finished, was done (how),
+// with the share of positions done, and from the rate of those solved by
+// this run since it started (elapsed) the time left.
+func progressLine(n, all int, t implicit.Tier, how string, done, solvedHere, total uint64, elapsed time.Duration) string {
+	line := fmt.Sprintf("retro: tier %d of %d (%s, %d positions) %s; %.1f%% of positions done",
+		n, all, t.Name, t.Size(), how, 100*float64(done)/float64(max(total, 1)))
+	if solvedHere > 0 && elapsed > 0 {
+		rate := float64(solvedHere) / elapsed.Seconds()
+		left := time.Duration(float64(total-done) / rate * float64(time.Second))
+		line += fmt.Sprintf(", %.3g positions/s, about %s left", rate, left.Round(time.Second))
+	}
+	return line
 }
 
 // prepareDir creates dir if needed and writes its manifest, or checks the

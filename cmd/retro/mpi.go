@@ -22,11 +22,11 @@ func (c *solveConfig) joinMPI(d *implicit.Descriptor) (func(err error) error, er
 	switch {
 	case c.engine == "seq":
 		return nil, usagef("solve %s: -engine seq runs in one process, not under mpirun", d.Name)
-	case c.tiered || c.plan:
-		return nil, usagef("solve %s: tiered solves do not run under mpirun yet", d.Name)
+	case c.tiered && c.checkpoint == "" && c.dbPath == "":
+		return nil, usagef("solve %s: -tiered under mpirun needs -checkpoint FOLDER or -db FILE: the ranks share the finished tiers in a folder", d.Name)
 	case c.reachable:
 		return nil, usagef("solve %s: -reachable does not run under mpirun yet", d.Name)
-	case c.checkpoint != "":
+	case c.checkpoint != "" && !c.tiered:
 		return nil, usagef("solve %s: -checkpoint does not run under mpirun yet", d.Name)
 	}
 	w, err := dist.MPI()
@@ -35,8 +35,9 @@ func (c *solveConfig) joinMPI(d *implicit.Descriptor) (func(err error) error, er
 	}
 	c.world = w
 	if w.Rank() != 0 {
-		// Rank 0 speaks for all; the others only say why they failed.
-		c.progress, c.stats, c.dbPath = false, false, ""
+		// Rank 0 speaks for all and writes the database; the others only
+		// say why they failed.
+		c.progress, c.stats = false, false
 		quiet := *c.env
 		quiet.stdout, quiet.isTerminal = io.Discard, false
 		c.env = &quiet
@@ -50,6 +51,10 @@ func (c *solveConfig) joinMPI(d *implicit.Descriptor) (func(err error) error, er
 		return w.Close()
 	}, nil
 }
+
+// root reports whether this process prints the answers and writes the
+// database: a single process, or rank 0 of mpirun's.
+func (c *solveConfig) root() bool { return c.world == nil || c.world.Rank() == 0 }
 
 // runDistributed solves g over the MPI ranks; the result is rank 0's, nil
 // on the others. With -progress or -stats rank 0 prints what each level

@@ -50,6 +50,7 @@ func TestMPI(t *testing.T) {
 		{"police", []string{"solve", "police", board}},
 		{"pawns", []string{"solve", "pawns", boards}},
 		{"quixo", []string{"solve", "quixo", "-n", "3"}},
+		{"quixo-tiered", []string{"solve", "quixo", "-n", "3", "-tiered"}},
 	}
 	for _, c := range cases {
 		want := filepath.Join(dir, c.name+".db")
@@ -80,6 +81,17 @@ func TestMPI(t *testing.T) {
 	}
 }
 
+// TestMPITieredNeedsFolder: the ranks of a tiered solve share a folder;
+// without one named the solve is refused, not solved in R private ones.
+func TestMPITieredNeedsFolder(t *testing.T) {
+	var stderr bytes.Buffer
+	cmd := mpirun(t, context.Background(), 2, "solve", "quixo", "-n", "3", "-tiered")
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "-tiered under mpirun needs -checkpoint FOLDER or -db FILE") {
+		t.Fatalf("mpirun: %v, want a refusal naming the folder:\n%s", err, stderr.String())
+	}
+}
+
 // TestMPIRankDies kills one rank with SIGKILL once the solve is under way
 // (a level's progress line): mpirun must stop the others and fail,
 // promptly, leave no rank behind and no database.
@@ -87,14 +99,58 @@ func TestMPIRankDies(t *testing.T) {
 	dir := t.TempDir()
 	board := writeFile(t, dir, "board.police", police.Random(64, 64, 0.1, 0.005, 3).String())
 	db := filepath.Join(dir, "p.db")
+	killRank1(t, "retro: level", "solve", "police", "-progress", "-db", db, board)
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("a database was left under its final name by a solve that failed")
+	}
+}
+
+// TestMPITieredResume kills rank 1 of a tiered solve shared by 2 ranks
+// once 10 tiers are done, then runs the same command again: it must go on
+// from the finished tiers and write the single process's database.
+func TestMPITieredResume(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"solve", "quixo", "-n", "4", "-min-cubes", "12", "-tiered"}
+	want := filepath.Join(dir, "single.db")
+	wantOut := runRetro(t, append(args, "-db", want)...)
+	got, tiers := filepath.Join(dir, "shared.db"), filepath.Join(dir, "tiers")
+	args = append(args, "-progress", "-checkpoint", tiers, "-db", got)
+	killRank1(t, "retro: tier 10 of", args...)
+	if _, err := os.Stat(got); err == nil {
+		t.Fatal("a database was left under its final name by a solve that failed")
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := mpirun(t, context.Background(), 2, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the second run: %v\n%s", err, stderr.String())
+	}
+	if stdout.String() != wantOut {
+		t.Fatalf("the second run printed %q, want %q", stdout.String(), wantOut)
+	}
+	if n := strings.Count(stderr.String(), "already done"); n < 10 {
+		t.Fatalf("the second run found %d tiers done, want 10 or more:\n%s", n, stderr.String())
+	}
+	a, _ := os.ReadFile(want)
+	b, err := os.ReadFile(got)
+	if err != nil || !bytes.Equal(a, b) {
+		t.Fatalf("the resumed solve's database differs from the single process's (%v)", err)
+	}
+}
+
+// killRank1 runs retro args on 2 ranks and kills rank 1 with SIGKILL when
+// standard error first shows mark: mpirun must then fail promptly and
+// leave no rank behind.
+func killRank1(t *testing.T, mark string, args ...string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := mpirun(t, ctx, 2, "solve", "police", "-progress", "-db", db, board)
+	cmd := mpirun(t, ctx, 2, args...)
 	// Its own process group, so that nothing it started outlives the test.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = 30 * time.Second // a rank that outlives mpirun keeps stderr open
 	killed := make(chan error, 1)
-	stderr := &markWriter{mark: "retro: level", at: func() {
+	stderr := &markWriter{mark: mark, at: func() {
 		victim := findRank(1)
 		if victim == 0 {
 			killed <- fmt.Errorf("rank 1 is not running")
@@ -114,7 +170,7 @@ func TestMPIRankDies(t *testing.T) {
 			t.Fatalf("killing rank 1: %v\n%s", kerr, stderr)
 		}
 	default:
-		t.Fatalf("the solve ended before a level's progress line: make the board larger\n%s", stderr)
+		t.Fatalf("the solve ended before %q: make it larger\n%s", mark, stderr)
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -123,9 +179,6 @@ func TestMPIRankDies(t *testing.T) {
 		t.Fatalf("a rank outlived mpirun by 30 s after rank 1 was killed\n%s", stderr)
 	case err == nil:
 		t.Fatalf("mpirun succeeded although rank 1 was killed\n%s", stderr)
-	}
-	if _, err := os.Stat(db); err == nil {
-		t.Fatal("a database was left under its final name by a solve that failed")
 	}
 }
 

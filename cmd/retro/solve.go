@@ -19,6 +19,7 @@ import (
 	"github.com/pkg/profile"
 
 	"github.com/retro-solver/retro/db"
+	"github.com/retro-solver/retro/dist"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/games"
@@ -54,7 +55,7 @@ type solveConfig struct {
 	baseBytes  uint64            // the process's memory before the input
 	gameFlags  func() []string   // the game's own flags that were set
 	ws         *engine.Workspace // the arrays that the instances of one input share
-	world      engine.Comm       // the MPI ranks, when mpirun started retro
+	world      dist.Comm         // the MPI ranks, when mpirun started retro
 	env        *env
 }
 
@@ -260,7 +261,7 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 	if input != nil {
 		c.inputCRC = crc32.ChecksumIEEE(input.Bytes())
 	}
-	if c.dbPath != "" {
+	if c.dbPath != "" && c.root() {
 		var text []byte
 		if input != nil {
 			text = input.Bytes()

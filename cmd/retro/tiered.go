@@ -112,8 +112,13 @@ func (c *solveConfig) solveTiered(d *implicit.Descriptor, g implicit.Tiered, lab
 		o.Progress = c.env.stderr
 		fmt.Fprintf(c.env.stderr, "retro: finished tiers are kept in %s\n", dir)
 	}
-	sol, err := tier.Solve(c.ctx, g, o)
-	if err != nil {
+	var sol *tier.Solution
+	if c.world != nil {
+		sol, err = tier.SolveShared(c.ctx, g, o, c.world)
+	} else {
+		sol, err = tier.Solve(c.ctx, g, o)
+	}
+	if err != nil || sol == nil { // no solution: an MPI rank other than 0
 		return err
 	}
 	defer sol.Close()

@@ -1,0 +1,183 @@
+package tier_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/retro-solver/retro/dist"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/tier"
+)
+
+// randomDAG returns a graph of n vertices in t tiers whose children are a
+// random set of later tiers, so that some tiers are independent of each
+// other; about m edges, each to its own tier or to one of its children.
+func randomDAG(n, m uint64, t int, seed uint64) tieredGraph {
+	r := rand.New(rand.NewPCG(seed, 11))
+	per := max((n+uint64(t)-1)/uint64(t), 1)
+	var g tieredGraph
+	for k := 0; uint64(k)*per < n; k++ {
+		lo, hi := uint64(k)*per, min(uint64(k+1)*per, n)
+		tr := implicit.Tier{Name: fmt.Sprintf("vertices %d-%d", lo, hi-1), Start: lo, End: hi}
+		for c := k + 1; uint64(c)*per < n; c++ {
+			if r.IntN(3) == 0 {
+				tr.Children = append(tr.Children, c)
+			}
+		}
+		g.tiers = append(g.tiers, tr)
+	}
+	var src, dst []uint32
+	for range m {
+		u := r.Uint64N(n)
+		tr := g.tiers[u/per]
+		to := tr
+		if len(tr.Children) > 0 && r.IntN(2) == 0 {
+			to = g.tiers[tr.Children[r.IntN(len(tr.Children))]]
+		}
+		src, dst = append(src, uint32(u)), append(dst, uint32(to.Start+r.Uint64N(to.End-to.Start)))
+	}
+	g.Graph = graph.FromEdges(n, src, dst)
+	return g
+}
+
+// solveShared runs SolveShared on ranks goroutines of Local and returns
+// rank 0's solution and every rank's error.
+func solveShared(ctx context.Context, g implicit.Tiered, o tier.Options, ranks int) (*tier.Solution, []error) {
+	comms := dist.Local(ranks)
+	errs := make([]error, ranks)
+	var sol *tier.Solution
+	var wg sync.WaitGroup
+	for r, c := range comms {
+		wg.Go(func() {
+			s, err := tier.SolveShared(ctx, g, o, c)
+			errs[r] = err
+			if r == 0 {
+				sol = s
+			} else if s != nil {
+				errs[r] = fmt.Errorf("rank %d returned a solution", r)
+			}
+		})
+	}
+	wg.Wait()
+	return sol, errs
+}
+
+// TestSharedRandomDAGs solves random graphs of tiers on 1 to 4 ranks and
+// compares every vertex with the sequential engine's whole solve, and the
+// tier files with a single process's.
+func TestSharedRandomDAGs(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(30) {
+		n := 30 + seed*53%600
+		g := randomDAG(n, n*(1+seed%4), 2+int(seed%9), seed)
+		want, err := engine.Sequential(ctx, g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		single := t.TempDir()
+		ref, err := tier.Solve(ctx, g, tier.Options{Dir: single, Fingerprint: "test", Engine: engine.Options{Workers: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref.Close()
+		ranks := 1 + int(seed%4)
+		dir := t.TempDir()
+		var progress bytes.Buffer
+		sol, errs := solveShared(ctx, g, tier.Options{Dir: dir, Fingerprint: "test", Engine: engine.Options{Workers: 2}, Progress: &progress}, ranks)
+		for r, err := range errs {
+			if err != nil {
+				t.Fatalf("seed %d, %d ranks: rank %d: %v", seed, ranks, r, err)
+			}
+		}
+		for v := range n {
+			val, d, err := sol.Lookup(v)
+			if err != nil || val != want.Value(v) || d != want.Depth(v) {
+				t.Fatalf("seed %d, %d ranks, vertex %d: %v %d (%v), want %v %d", seed, ranks, v, val, d, err, want.Value(v), want.Depth(v))
+			}
+		}
+		sol.Close()
+		sameFiles(t, single, dir)
+		if lines := strings.Count(progress.String(), "\n"); lines != len(g.tiers) {
+			t.Fatalf("seed %d: %d progress lines for %d tiers:\n%s", seed, lines, len(g.tiers), progress.String())
+		}
+	}
+}
+
+// sameFiles fails unless the tier files of the two folders are the same.
+func sameFiles(t *testing.T, a, b string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(a, "tier-*.bin"))
+	if len(files) == 0 {
+		t.Fatalf("no tier files in %s", a)
+	}
+	for _, f := range files {
+		x, _ := os.ReadFile(f)
+		y, err := os.ReadFile(filepath.Join(b, filepath.Base(f)))
+		if err != nil || !bytes.Equal(x, y) {
+			t.Fatalf("%s differs from the single process's (%v)", filepath.Base(f), err)
+		}
+	}
+}
+
+// TestSharedResume: tiers a stopped run left in the folder are not solved
+// again, and the others are solved to the same files.
+func TestSharedResume(t *testing.T) {
+	ctx := context.Background()
+	g := randomDAG(2000, 6000, 12, 5)
+	single := t.TempDir()
+	ref, err := tier.Solve(ctx, g, tier.Options{Dir: single, Fingerprint: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.Close()
+	dir := t.TempDir()
+	files, _ := filepath.Glob(filepath.Join(single, "*"))
+	kept := 0
+	for i, f := range files {
+		if strings.HasSuffix(f, ".bin") && i%2 == 0 || strings.HasSuffix(f, ".json") {
+			b, _ := os.ReadFile(f)
+			os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644)
+			kept += strings.Count(f, ".bin")
+		}
+	}
+	var progress bytes.Buffer
+	sol, errs := solveShared(ctx, g, tier.Options{Dir: dir, Fingerprint: "test", Progress: &progress}, 3)
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("rank %d: %v", r, err)
+		}
+	}
+	sol.Close()
+	sameFiles(t, single, dir)
+	if got := strings.Count(progress.String(), "already done"); got != kept {
+		t.Fatalf("%d tiers already done, want %d:\n%s", got, kept, progress.String())
+	}
+}
+
+// TestSharedFailure: a tier that cannot be solved (a folder in the way of
+// its file) stops every rank with an error naming it, and the manager
+// returns no solution.
+func TestSharedFailure(t *testing.T) {
+	ctx := context.Background()
+	g := randomDAG(500, 1500, 6, 2)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "tier-00003.bin", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sol, errs := solveShared(ctx, g, tier.Options{Dir: dir, Fingerprint: "test"}, 3)
+	if sol != nil {
+		t.Fatal("a solution despite a tier that failed")
+	}
+	if errs[0] == nil || !strings.Contains(errs[0].Error(), "tier 3") {
+		t.Fatalf("rank 0: %v, want an error naming tier 3", errs[0])
+	}
+}
