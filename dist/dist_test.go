@@ -2,8 +2,13 @@ package dist_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/retro-solver/retro/dist"
 	"github.com/retro-solver/retro/engine"
@@ -16,19 +21,13 @@ import (
 // process and returns rank 0's result and the levels' record.
 func solveLocal(t *testing.T, g implicit.Game, ranks, workers int) (*engine.Result, *engine.DistStats) {
 	t.Helper()
-	comms := dist.Local(ranks)
-	results := make([]*engine.Result, ranks)
-	stats := make([]*engine.DistStats, ranks)
-	errs := make(chan error, ranks)
-	for r, c := range comms {
-		go func() {
-			var err error
-			results[r], stats[r], err = engine.Distributed(context.Background(), g, c, engine.Options{Workers: workers})
-			errs <- err
-		}()
+	comms := make([]engine.Comm, ranks)
+	for r, c := range dist.Local(ranks) {
+		comms[r] = c
 	}
-	for range ranks {
-		if err := <-errs; err != nil {
+	results, stats, errs := runLocal(g, comms, func(int) engine.Options { return engine.Options{Workers: workers} })
+	for _, err := range errs {
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -41,6 +40,120 @@ func solveLocal(t *testing.T, g implicit.Game, ranks, workers int) (*engine.Resu
 		}
 	}
 	return results[0], stats[0]
+}
+
+// runLocal runs the distributed engine on the comms, one goroutine each,
+// with each rank's options, and returns what each rank returned.
+func runLocal(g implicit.Game, comms []engine.Comm, opt func(rank int) engine.Options) ([]*engine.Result, []*engine.DistStats, []error) {
+	results := make([]*engine.Result, len(comms))
+	stats := make([]*engine.DistStats, len(comms))
+	errs := make([]error, len(comms))
+	var wg sync.WaitGroup
+	for r, c := range comms {
+		wg.Go(func() {
+			results[r], stats[r], errs[r] = engine.Distributed(context.Background(), g, c, opt(r))
+		})
+	}
+	wg.Wait()
+	return results, stats, errs
+}
+
+// stopAt is a rank's comm that fails its n-th collective call, as every
+// rank's does: the ranks stop together, as a run that dies does.
+type stopAt struct {
+	engine.Comm
+	n, calls int
+}
+
+var errStopped = errors.New("stopped")
+
+func (c *stopAt) stop() bool { c.calls++; return c.calls == c.n }
+
+func (c *stopAt) Exchange(send [][]uint64) ([][]uint64, error) {
+	if c.stop() {
+		return nil, errStopped
+	}
+	return c.Comm.Exchange(send)
+}
+
+func (c *stopAt) Sum(v []uint64) ([]uint64, error) {
+	if c.stop() {
+		return nil, errStopped
+	}
+	return c.Comm.Sum(v)
+}
+
+func (c *stopAt) Max(v []uint64) ([]uint64, error) {
+	if c.stop() {
+		return nil, errStopped
+	}
+	return c.Comm.Max(v)
+}
+
+// TestCheckpointResume stops distributed solves that save a checkpoint at
+// every level at a random collective call, then solves again from the
+// checkpoint; the result must be the sequential engine's, edges walked
+// included, whether it went on from a level or started over (a damaged
+// rank file).
+func TestCheckpointResume(t *testing.T) {
+	resumedSome := false
+	for seed := range uint64(40) {
+		var g implicit.Game = enginetest.RandomGraph(seed + 1000)
+		if seed%2 == 1 {
+			g = graph.Random(1000+seed*50, 2500+seed*100, seed) // deeper: more levels
+		}
+		want, err := engine.Sequential(context.Background(), g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ranks := 1 + int(seed%4)
+		path := filepath.Join(t.TempDir(), "levels.ckpt")
+		var resumedAt []uint64
+		opt := func(int) engine.Options {
+			return engine.Options{Workers: 2, Checkpoint: &engine.Checkpoint{Path: path, Fingerprint: "test", Every: time.Nanosecond,
+				Resumed: func(l uint64) { resumedAt = append(resumedAt, l) }}}
+		}
+		stop := make([]engine.Comm, ranks)
+		n := 1 + int(seed*7%41)
+		for r, c := range dist.Local(ranks) {
+			stop[r] = &stopAt{Comm: c, n: n}
+		}
+		_, _, errs := runLocal(g, stop, opt)
+		if errs[0] == nil {
+			continue // the solve ended before the n-th call
+		}
+		damaged := seed%5 == 4
+		if damaged {
+			files, _ := filepath.Glob(path + ".rank-0-*")
+			for _, f := range files {
+				os.WriteFile(f, []byte("damaged"), 0o644)
+			}
+		}
+		comms := make([]engine.Comm, ranks)
+		for r, c := range dist.Local(ranks) {
+			comms[r] = c
+		}
+		results, _, errs := runLocal(g, comms, opt)
+		for r, err := range errs {
+			if err != nil {
+				t.Fatalf("seed %d, rank %d: %v", seed, r, err)
+			}
+		}
+		got := results[0]
+		if i, differ := engine.Diff(want, got); differ {
+			t.Fatalf("seed %d, %d ranks, stopped at call %d: vertex %d is %v %d; want %v %d", seed, ranks, n, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
+		}
+		if got.Edges() != want.Edges() {
+			t.Fatalf("seed %d: %d edges walked in all, want %d", seed, got.Edges(), want.Edges())
+		}
+		if damaged && len(resumedAt) != 0 {
+			t.Fatalf("seed %d: went on from level %d with a damaged rank file", seed, resumedAt[0])
+		}
+		resumedSome = resumedSome || len(resumedAt) > 0
+	}
+	if !resumedSome {
+		t.Fatal("no solve went on from a checkpoint")
+	}
 }
 
 // TestRandomGraphs checks the distributed engine against the sequential

@@ -32,6 +32,9 @@ type Checkpoint struct {
 	Every time.Duration
 	// Saved, if not nil, is called after each save with the level saved.
 	Saved func(level uint64)
+	// Resumed, if not nil, is called by the distributed engine (on rank 0)
+	// when it goes on from a checkpoint, with the level it goes on from.
+	Resumed func(level uint64)
 
 	last time.Time
 }

@@ -96,7 +96,9 @@ const (
 // index and one bit, "a move to a loss" (a win claim) or "a move to a win"
 // (a decrement). The ranks then agree on the size of the next frontier, and
 // stop when it is empty everywhere. Rank 0 gathers the values and depths.
-// ExitGames (tiers) and checkpoints are not supported yet.
+// With opt.Checkpoint every rank saves its part at the same level barriers
+// and a solve goes on from the deepest level all saved (distckpt.go).
+// ExitGames (tiers) are solved whole by tier.SolveShared instead.
 func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*Result, *DistStats, error) {
 	if _, ok := g.(ExitGame); ok {
 		return nil, nil, errors.New("engine: the distributed engine does not solve tiers yet")
@@ -115,19 +117,31 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 	d.stats.Ranks = ranks
 	prog := StartProgress(opt, hi-lo)
 	defer prog.Stop()
-	prog.SetPhase("classifying")
-	if err := d.classify(ctx, prog); err != nil {
-		return nil, nil, err
+	ck := opt.Checkpoint
+	var first, maxDepth uint64
+	resumed := false
+	if ck != nil {
+		var err error
+		if first, maxDepth, d.edgesBefore, resumed, err = d.resume(ck); err != nil {
+			return nil, nil, err
+		}
+		ck.last = time.Now()
 	}
-	prog.SetPhase("")
+	if !resumed {
+		prog.SetPhase("classifying")
+		if err := d.classify(ctx, prog); err != nil {
+			return nil, nil, err
+		}
+		prog.SetPhase("")
+	}
 	// The frontier's size over all ranks: here, then from each level's
 	// reduction of its counts.
 	size, err := comm.Sum([]uint64{uint64(len(d.frontier))})
 	if err != nil {
 		return nil, nil, err
 	}
-	var maxDepth uint64
-	for depth := uint64(0); size[0] != 0; depth++ {
+	next := size[0]
+	for depth := first; next != 0; depth++ {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
@@ -136,8 +150,14 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 		}
 		maxDepth = depth
 		prog.Level(depth, uint64(len(d.frontier)))
-		if size[0], err = d.level(ctx, depth, size[0]); err != nil {
+		var save bool
+		if next, save, err = d.level(ctx, depth, next, ck != nil && comm.Rank() == 0 && ck.due()); err != nil {
 			return nil, nil, err
+		}
+		if save && next != 0 {
+			if err := d.save(ck, depth+1, maxDepth, d.edges()); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	prog.SetPhase("collecting values")
@@ -159,6 +179,18 @@ type distSolver struct {
 	state    []uint32
 	frontier []uint64 // this level's positions, this rank's, as indices
 	stats    DistStats
+	// edgesBefore counts the un-moves walked, by all ranks, before the
+	// checkpoint this solve went on from.
+	edgesBefore uint64
+}
+
+// edges returns the un-moves walked so far by all ranks.
+func (d *distSolver) edges() uint64 {
+	e := d.edgesBefore
+	for _, l := range d.stats.Levels {
+		e += l.Edges
+	}
+	return e
 }
 
 // classify stores the kind or move count of each of this rank's positions;
@@ -202,8 +234,9 @@ func (d *distSolver) classify(ctx context.Context, prog *Progress) error {
 // its positions update this rank's own positions at once (atomically, as
 // Parallel does) and become messages to the other ranks' owners, applied
 // after the exchange; the positions resolved are the next frontier, whose
-// size over all ranks it returns.
-func (d *distSolver) level(ctx context.Context, depth, frontier uint64) (uint64, error) {
+// size over all ranks it returns, and whether a checkpoint is to be saved
+// before the next level (some rank asked, with wantSave).
+func (d *distSolver) level(ctx context.Context, depth, frontier uint64, wantSave bool) (uint64, bool, error) {
 	start := time.Now()
 	me := d.comm.Rank()
 	// Each chunk of the frontier fills its own outboxes, so the messages
@@ -235,7 +268,7 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64) (uint64,
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	send := make([][]uint64, d.ranks)
 	var walked, crossing uint64
@@ -250,7 +283,7 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64) (uint64,
 	start = time.Now()
 	recv, err := d.comm.Exchange(send)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	exchanged := time.Since(start)
 	start = time.Now()
@@ -268,7 +301,7 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64) (uint64,
 			return nil
 		})
 		if err != nil {
-			return 0, err
+			return 0, false, err
 		}
 	}
 	d.frontier = d.frontier[:0]
@@ -276,17 +309,21 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64) (uint64,
 		d.frontier = append(d.frontier, l...)
 	}
 	computed += time.Since(start)
-	sums, err := d.comm.Sum([]uint64{walked, crossing, uint64(len(d.frontier))})
+	save := uint64(0)
+	if wantSave {
+		save = 1
+	}
+	sums, err := d.comm.Sum([]uint64{walked, crossing, uint64(len(d.frontier)), save})
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	times, err := d.comm.Max([]uint64{uint64(computed), uint64(exchanged)})
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	d.stats.Levels = append(d.stats.Levels, LevelStats{Frontier: frontier, Edges: sums[0], Crossing: sums[1],
 		Bytes: 8 * sums[1], Compute: time.Duration(times[0]), Exchange: time.Duration(times[1])})
-	return sums[2], nil
+	return sums[2], sums[3] != 0, nil
 }
 
 // apply resolves this rank's position p for one of its moves: to a loss
@@ -337,9 +374,7 @@ func (d *distSolver) gather(maxDepth uint64) (*Result, error) {
 	}
 	r := &Result{n: d.n, values: bitset.NewTwoBits(d.n), depths: bitset.NewCounters(d.n, width),
 		depthMask: 1<<width - 1, maxDepth: maxDepth}
-	for _, l := range d.stats.Levels {
-		r.edges += l.Edges
-	}
+	r.edges = d.edges()
 	for rank, part := range parts {
 		lo, hi := RankRange(d.n, d.ranks, rank)
 		if uint64(len(part)) != (hi-lo+1)/2 {

@@ -26,8 +26,6 @@ func (c *solveConfig) joinMPI(d *implicit.Descriptor) (func(err error) error, er
 		return nil, usagef("solve %s: -tiered under mpirun needs -checkpoint FOLDER or -db FILE: the ranks share the finished tiers in a folder", d.Name)
 	case c.reachable:
 		return nil, usagef("solve %s: -reachable does not run under mpirun yet", d.Name)
-	case c.checkpoint != "" && !c.tiered:
-		return nil, usagef("solve %s: -checkpoint does not run under mpirun yet", d.Name)
 	}
 	w, err := dist.MPI()
 	if err != nil {
@@ -43,10 +41,18 @@ func (c *solveConfig) joinMPI(d *implicit.Descriptor) (func(err error) error, er
 		c.env = &quiet
 	}
 	return func(err error) error {
+		if err == nil && len(c.rankCleanup) > 0 {
+			// Each rank removes its checkpoint files once all have
+			// finished, rank 0's database written.
+			_, err = w.Sum([]uint64{0})
+		}
 		if err != nil {
 			fmt.Fprintf(c.env.stderr, "retro: rank %d of %d: %v\n", w.Rank(), w.Ranks(), err)
 			w.Abort(1)
 			return err
+		}
+		for _, f := range c.rankCleanup {
+			f()
 		}
 		return w.Close()
 	}, nil
@@ -60,6 +66,23 @@ func (c *solveConfig) root() bool { return c.world == nil || c.world.Rank() == 0
 // on the others. With -progress or -stats rank 0 prints what each level
 // sent between the ranks.
 func (c *solveConfig) runDistributed(g implicit.Game, o engine.Options) (*engine.Result, error) {
+	ck, cleanup, err := c.levelCheckpoint()
+	if err != nil {
+		return nil, err
+	}
+	if ck != nil {
+		rank, ranks := c.world.Rank(), c.world.Ranks()
+		if c.wantProgress() {
+			ck.Resumed = func(level uint64) {
+				fmt.Fprintf(c.env.stderr, "retro: going on from the checkpoint %s.rank-*-of-%d.level-%d\n", ck.Path, ranks, level)
+			}
+			ck.Saved = func(level uint64) {
+				fmt.Fprintf(c.env.stderr, "retro: checkpoint at level %d saved to %s.rank-*-of-%d.level-%d\n", level, ck.Path, ranks, level)
+			}
+		}
+		o.Checkpoint = ck
+		c.rankCleanup = append(c.rankCleanup, func() { ck.RemoveRank(rank, ranks); cleanup() })
+	}
 	r, st, err := engine.Distributed(c.ctx, g, c.world, o)
 	if err != nil || r == nil || !(c.wantProgress() || c.stats) {
 		return r, err

@@ -56,7 +56,10 @@ type solveConfig struct {
 	gameFlags  func() []string   // the game's own flags that were set
 	ws         *engine.Workspace // the arrays that the instances of one input share
 	world      dist.Comm         // the MPI ranks, when mpirun started retro
-	env        *env
+	// rankCleanup removes what a rank of an MPI solve keeps until every
+	// rank is done (its checkpoint files).
+	rankCleanup []func()
+	env         *env
 }
 
 // newSolveFlags returns the flag set of `retro solve NAME` with the flags

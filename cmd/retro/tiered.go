@@ -214,7 +214,7 @@ func (c *solveConfig) levelCheckpoint() (*engine.Checkpoint, func(), error) {
 			fmt.Fprintf(c.env.stderr, "retro: checkpoint at level %d saved to %s\n", level, ck.Path)
 		}
 	}
-	if _, err := os.Stat(ck.Path); err == nil && c.wantProgress() {
+	if _, err := os.Stat(ck.Path); err == nil && c.wantProgress() && c.world == nil {
 		fmt.Fprintf(c.env.stderr, "retro: going on from the checkpoint %s\n", ck.Path)
 	}
 	// The checkpoint goes once the solve is done (with -db, once saved).

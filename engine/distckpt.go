@@ -1,0 +1,294 @@
+package engine
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A distributed solve's checkpoint is one file per rank and level saved,
+// Path.rank-R-of-N.level-L: the rank's states and its part of the
+// frontier at the barrier before level L. All ranks save at the same
+// barrier (rank 0 decides when, in the level's reduction) and each removes
+// its older files only once every rank has saved the new one, so that a
+// crash at any moment leaves a level that every rank has. A solve goes on
+// from the deepest such level, with the same number of ranks.
+
+const (
+	distCheckpointMagic   = "RETRODC1"
+	distCheckpointVersion = 1
+	distHeaderWords       = 11
+)
+
+// rankFile returns the checkpoint file of a rank for a level.
+func (c *Checkpoint) rankFile(rank, ranks int, level uint64) string {
+	return fmt.Sprintf("%s.rank-%d-of-%d.level-%d", c.Path, rank, ranks, level)
+}
+
+// rankLevels returns the levels of the rank's checkpoint files, deepest
+// first.
+func (c *Checkpoint) rankLevels(rank, ranks int) []uint64 {
+	prefix := c.rankFile(rank, ranks, 0)
+	prefix = prefix[:len(prefix)-1]
+	files, _ := filepath.Glob(globEscape(prefix) + "*")
+	var levels []uint64
+	for _, f := range files {
+		if l, err := strconv.ParseUint(strings.TrimPrefix(f, prefix), 10, 64); err == nil {
+			levels = append(levels, l)
+		}
+	}
+	slices.Sort(levels)
+	slices.Reverse(levels)
+	return levels
+}
+
+// globEscape escapes the characters filepath.Glob treats as patterns.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// RemoveRank removes the files of a distributed solve's checkpoint that
+// rank of ranks saved.
+func (c *Checkpoint) RemoveRank(rank, ranks int) {
+	for _, l := range c.rankLevels(rank, ranks) {
+		os.Remove(c.rankFile(rank, ranks, l))
+	}
+}
+
+// distHeader is what a rank's checkpoint file says of itself.
+type distHeader struct {
+	fingerprint, n, ranks, rank, lo, hi uint64
+	depth, maxDepth, edges, frontier    uint64
+}
+
+func (h distHeader) words() []uint64 {
+	return []uint64{distCheckpointVersion, h.fingerprint, h.n, h.ranks, h.rank, h.lo, h.hi, h.depth, h.maxDepth, h.edges, h.frontier}
+}
+
+// header returns the header of this rank's file for the barrier before
+// level depth.
+func (d *distSolver) header(c *Checkpoint, depth, maxDepth, edges uint64) distHeader {
+	return distHeader{fingerprint: uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)), n: d.n,
+		ranks: uint64(d.ranks), rank: uint64(d.comm.Rank()), lo: d.lo, hi: d.lo + uint64(len(d.state)),
+		depth: depth, maxDepth: maxDepth, edges: edges, frontier: uint64(len(d.frontier))}
+}
+
+// save writes every rank's checkpoint at the barrier before level depth
+// (edges: walked so far, all ranks), and once all have, removes the
+// older ones. Every rank calls it.
+func (d *distSolver) save(c *Checkpoint, depth, maxDepth, edges uint64) error {
+	rank := d.comm.Rank()
+	werr := d.writeCheckpoint(c, d.header(c, depth, maxDepth, edges))
+	ok := uint64(0)
+	if werr == nil {
+		ok = 1
+	}
+	all, err := d.comm.Sum([]uint64{ok})
+	if err != nil {
+		return err
+	}
+	if werr != nil {
+		return werr
+	}
+	if all[0] != uint64(d.ranks) {
+		return fmt.Errorf("engine: %d of %d ranks could not save the checkpoint at level %d", uint64(d.ranks)-all[0], d.ranks, depth)
+	}
+	for _, l := range c.rankLevels(rank, d.ranks) {
+		if l != depth {
+			os.Remove(c.rankFile(rank, d.ranks, l))
+		}
+	}
+	c.last = time.Now()
+	if c.Saved != nil && rank == 0 {
+		c.Saved(depth)
+	}
+	return nil
+}
+
+// writeCheckpoint writes this rank's file, under a temporary name first.
+func (d *distSolver) writeCheckpoint(c *Checkpoint, h distHeader) error {
+	path := c.rankFile(int(h.rank), int(h.ranks), h.depth)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	defer f.Close()
+	sum := crc32.New(crcTable)
+	w := bufio.NewWriterSize(io.MultiWriter(f, sum), 1<<20)
+	w.WriteString(distCheckpointMagic)
+	writeWords(w, h.words())
+	var b [4]byte
+	for _, s := range d.state {
+		binary.LittleEndian.PutUint32(b[:], s)
+		w.Write(b[:])
+	}
+	writeWords(w, d.frontier)
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing checkpoint %s: %w", path, err)
+	}
+	if _, err := f.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32())); err != nil {
+		return fmt.Errorf("writing checkpoint %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	if dir, err := os.Open(filepath.Dir(path)); err == nil {
+		dir.Sync()
+		dir.Close()
+	}
+	return nil
+}
+
+// resume loads the checkpoint of the deepest level every rank saved, if
+// there is one and every rank reads its file whole; otherwise the solve
+// starts over (resumed false). Every rank calls it.
+func (d *distSolver) resume(c *Checkpoint) (depth, maxDepth, edges uint64, resumed bool, err error) {
+	rank := d.comm.Rank()
+	// The deepest level of this rank's files whose header is this solve's,
+	// plus one (0: none); the ranks agree on the smallest.
+	var mine uint64
+	for _, l := range c.rankLevels(rank, d.ranks) {
+		if h, err := readDistHeader(c.rankFile(rank, d.ranks, l)); err == nil && d.matches(c, h, l) {
+			mine = l + 1
+			break
+		}
+	}
+	agreed, err := d.comm.Max([]uint64{math.MaxUint64 - mine})
+	if err != nil {
+		return 0, 0, 0, false, err
+	}
+	common := math.MaxUint64 - agreed[0]
+	if common == 0 {
+		return 0, 0, 0, false, nil
+	}
+	h, lerr := d.load(c, common-1)
+	ok := uint64(0)
+	if lerr == nil {
+		ok = 1
+	}
+	all, err := d.comm.Sum([]uint64{ok})
+	if err != nil {
+		return 0, 0, 0, false, err
+	}
+	if all[0] != uint64(d.ranks) {
+		// A rank's file is damaged or gone: start over, all of them.
+		d.frontier = d.frontier[:0]
+		return 0, 0, 0, false, nil
+	}
+	c.last = time.Now()
+	if c.Resumed != nil && rank == 0 {
+		c.Resumed(h.depth)
+	}
+	return h.depth, h.maxDepth, h.edges, true, nil
+}
+
+// matches reports whether a rank's file of the given level is this
+// solve's.
+func (d *distSolver) matches(c *Checkpoint, h distHeader, level uint64) bool {
+	want := d.header(c, level, h.maxDepth, h.edges)
+	want.frontier = h.frontier
+	return h == want
+}
+
+func readDistHeader(path string) (distHeader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return distHeader{}, err
+	}
+	defer f.Close()
+	b := make([]byte, len(distCheckpointMagic)+8*distHeaderWords)
+	if _, err := io.ReadFull(f, b); err != nil || string(b[:len(distCheckpointMagic)]) != distCheckpointMagic {
+		return distHeader{}, errors.New("not a checkpoint of retro's distributed engine")
+	}
+	w := make([]uint64, distHeaderWords)
+	for i := range w {
+		w[i] = binary.LittleEndian.Uint64(b[len(distCheckpointMagic)+8*i:])
+	}
+	if w[0] != distCheckpointVersion {
+		return distHeader{}, fmt.Errorf("format %d", w[0])
+	}
+	return distHeader{fingerprint: w[1], n: w[2], ranks: w[3], rank: w[4], lo: w[5], hi: w[6],
+		depth: w[7], maxDepth: w[8], edges: w[9], frontier: w[10]}, nil
+}
+
+// load reads this rank's file of the level into its states and frontier,
+// checking its checksum.
+func (d *distSolver) load(c *Checkpoint, level uint64) (distHeader, error) {
+	path := c.rankFile(d.comm.Rank(), d.ranks, level)
+	h, err := readDistHeader(path)
+	if err != nil {
+		return h, err
+	}
+	if !d.matches(c, h, level) {
+		return h, fmt.Errorf("checkpoint %s: of another solve", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return h, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return h, err
+	}
+	size := int64(len(distCheckpointMagic)) + 8*distHeaderWords + 4*int64(len(d.state)) + 8*int64(h.frontier) + 4
+	if st.Size() != size {
+		return h, fmt.Errorf("checkpoint %s: %d bytes, want %d", path, st.Size(), size)
+	}
+	sum := crc32.New(crcTable)
+	r := bufio.NewReaderSize(io.TeeReader(io.NewSectionReader(f, 0, size-4), sum), 1<<20)
+	if _, err := r.Discard(len(distCheckpointMagic) + 8*distHeaderWords); err != nil {
+		return h, err
+	}
+	var b [4]byte
+	for j := range d.state {
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return h, err
+		}
+		d.state[j] = binary.LittleEndian.Uint32(b[:])
+	}
+	d.frontier = make([]uint64, h.frontier)
+	if err := readWords(r, d.frontier); err != nil {
+		return h, err
+	}
+	if _, err := f.ReadAt(b[:], size-4); err != nil {
+		return h, err
+	}
+	if binary.LittleEndian.Uint32(b[:]) != sum.Sum32() {
+		return h, fmt.Errorf("checkpoint %s: damaged (its checksum is wrong)", path)
+	}
+	for _, p := range d.frontier {
+		if p < h.lo || p >= h.hi {
+			return h, fmt.Errorf("checkpoint %s: frontier position %d outside the rank's range", path, p)
+		}
+	}
+	return h, nil
+}
