@@ -47,7 +47,10 @@ type Game struct {
 	moves    []move           // every (taken cell, end) pair of the rules
 	sym16    *[8]square.Map16 // the symmetries for n <= 4, in small tables
 	sym      *[8]square.Map   // for n = 5
-	rank     square.Ranker
+	// lined, for n <= 4, has bit m set when the cells m hold a full line:
+	// one lookup in 8 KiB instead of a loop over the lines.
+	lined []uint64
+	rank  square.Ranker
 	// segs are the boards of each count (x, o) of cubes, in index order;
 	// seg[x][o] the number of the segment of that count.
 	segs  []segment
@@ -110,6 +113,14 @@ func NewFrom(n, minCubes int) (*Game, error) {
 		d2 |= bit(i, n-1-i)
 	}
 	g.lines = append(g.lines, d1, d2)
+	if n <= 4 {
+		g.lined = make([]uint64, (1<<g.cells+63)/64)
+		for m := range uint32(1) << g.cells {
+			if g.scanLines(m) {
+				g.lined[m/64] |= 1 << (m % 64)
+			}
+		}
+	}
 
 	// Moves: for each border cell, each end of its row and column that is
 	// not the cell itself.
@@ -250,7 +261,15 @@ func (g *Game) Size() uint64 { return g.size }
 // cells.
 func (g *Game) MaxMoves() uint64 { return uint64(len(g.moves)) }
 
+// hasLine reports whether the cells m hold a full line.
 func (g *Game) hasLine(m uint32) bool {
+	if g.lined != nil {
+		return g.lined[m/64]>>(m%64)&1 != 0
+	}
+	return g.scanLines(m)
+}
+
+func (g *Game) scanLines(m uint32) bool {
 	for _, l := range g.lines {
 		if m&l == l {
 			return true
@@ -398,6 +417,10 @@ func (g *Game) Canonical(s uint64) uint64 {
 // canonical returns the representative of the class of the board with X
 // on x and O on o, X to move.
 func (g *Game) canonical(x, o uint32) uint64 {
+	if g.n == 4 {
+		best := smallest4(x<<16 | o)
+		return g.Index(best>>16, best&0xffff, 0)
+	}
 	best := uint64(x)<<32 | uint64(o)
 	for k := 1; k < 8; k++ {
 		if key := uint64(g.image(k, x))<<32 | uint64(g.image(k, o)); key < best {
@@ -407,6 +430,43 @@ func (g *Game) canonical(x, o uint32) uint64 {
 	return g.Index(uint32(best>>32), uint32(best), 0)
 }
 
+// smallest4 returns the smallest of the 8 images under the symmetries of
+// the 4 x 4 square of a pair of boards packed in one word, X's cells in
+// the high 16 bits and O's in the low (so that the word's order is that of
+// X<<32 | O): each row is a nibble of each half, so a flip and the
+// transposition are a few shifts and masks on both boards at once, where
+// the tables cost two lookups per board and symmetry.
+func smallest4(p uint32) uint32 {
+	best := p
+	for _, q := range [4]uint32{p, flipColumns4(p), flipRows4(p), flipRows4(flipColumns4(p))} {
+		best = min(best, q, transpose4(q))
+	}
+	return best
+}
+
+// flipRows4 maps row r to row 3-r: the nibbles of each half reversed.
+func flipRows4(p uint32) uint32 {
+	p = p&0x00ff00ff<<8 | p>>8&0x00ff00ff
+	return p&0x0f0f0f0f<<4 | p>>4&0x0f0f0f0f
+}
+
+// flipColumns4 maps column c to column 3-c: the bits of each nibble
+// reversed.
+func flipColumns4(p uint32) uint32 {
+	p = p&0x33333333<<2 | p>>2&0x33333333
+	return p&0x55555555<<1 | p>>1&0x55555555
+}
+
+// transpose4 maps cell (r, c) to (c, r): the cells of each 2 x 2 block
+// off its diagonal swap (bit 4r+c with 4r+c+3), then the 2 x 2 blocks off
+// the board's diagonal (bit 4r+c with 4r+c+6).
+func transpose4(p uint32) uint32 {
+	t := (p ^ p>>3) & 0x0a0a0a0a
+	p ^= t ^ t<<3
+	t = (p ^ p>>6) & 0x00cc00cc
+	return p ^ t ^ t<<6
+}
+
 // IsCanonical reports whether s is its class's representative: X is to
 // move and no image of it reads smaller.
 func (g *Game) IsCanonical(s uint64) bool {
@@ -414,6 +474,9 @@ func (g *Game) IsCanonical(s uint64) bool {
 		return false
 	}
 	x, o, _ := g.Board(s)
+	if g.n == 4 {
+		return smallest4(x<<16|o) == x<<16|o
+	}
 	key := uint64(x)<<32 | uint64(o)
 	for k := 1; k < 8; k++ {
 		if uint64(g.image(k, x))<<32|uint64(g.image(k, o)) < key {

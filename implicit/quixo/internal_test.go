@@ -1,0 +1,65 @@
+package quixo
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/square"
+)
+
+// benchBoards returns canonical inner boards of the n x n game, drawn at
+// random, for the benchmarks of the move generators.
+func benchBoards(b *testing.B, g *Game, count int) []uint64 {
+	b.Helper()
+	r := rand.New(rand.NewPCG(1, 2))
+	var boards []uint64
+	for len(boards) < count {
+		s := g.Canonical(r.Uint64N(g.Size()))
+		if g.Classify(s) == implicit.Inner {
+			boards = append(boards, s)
+		}
+	}
+	return boards
+}
+
+// BenchmarkCanonicalUnmoves is the work of a tiered or symmetric solve's
+// retrograde pass per position: the canonical forms of its un-moves.
+func BenchmarkCanonicalUnmoves(b *testing.B) {
+	g, _ := New(4)
+	boards := benchBoards(b, g, 4096)
+	var dst []uint64
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		dst = g.CanonicalUnmoves(boards[i%len(boards)], dst[:0])
+	}
+}
+
+// BenchmarkCanonicalMoves is the classification pass's work per position.
+func BenchmarkCanonicalMoves(b *testing.B) {
+	g, _ := New(4)
+	boards := benchBoards(b, g, 4096)
+	var dst []uint64
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		dst = g.CanonicalMoves(boards[i%len(boards)], dst[:0])
+	}
+}
+
+// TestSmallest4 checks the 4 x 4 canonical form of shifts and masks
+// against the symmetry tables: the smallest image of random boards.
+func TestSmallest4(t *testing.T) {
+	sym := square.Symmetries16(4)
+	r := rand.New(rand.NewPCG(4, 4))
+	for range 200000 {
+		x := uint32(r.IntN(1 << 16))
+		o := uint32(r.IntN(1<<16)) &^ x
+		want := uint64(x)<<32 | uint64(o)
+		for k := range 8 {
+			want = min(want, uint64(sym[k].Apply(x))<<32|uint64(sym[k].Apply(o)))
+		}
+		if got := smallest4(x<<16 | o); uint64(got>>16)<<32|uint64(got&0xffff) != want {
+			t.Fatalf("x %04x o %04x: smallest image %08x, want %x", x, o, got, want)
+		}
+	}
+}
