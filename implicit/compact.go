@@ -238,6 +238,18 @@ func (c *Compact) MaxMoves() uint64 { return c.S.MaxMoves() }
 // Classify returns the kind of the class's representative.
 func (c *Compact) Classify(i uint64) Kind { return c.S.Classify(c.Position(i)) }
 
+// classifier uses the underlying game's ClassifyClasses, if it has one.
+func (c *Compact) classifier() func(i uint64, buf []uint64) (Kind, uint64, []uint64) {
+	cc, ok := c.S.(ClassCounter)
+	if !ok {
+		return nil
+	}
+	return func(i uint64, buf []uint64) (Kind, uint64, []uint64) {
+		k, n := cc.ClassifyClasses(c.Position(i))
+		return k, n, buf
+	}
+}
+
 // Moves appends the distinct classes reachable from class i.
 func (c *Compact) Moves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)

@@ -99,9 +99,16 @@ type ClassifyCounter interface {
 }
 
 // ClassifierOf returns a function that classifies a position and counts
-// its moves if it is Inner: g's ClassifyCount where g is a ClassifyCounter,
-// otherwise Classify and MoveCounterOf(g), with buf as MoveCounterOf's.
+// its moves if it is Inner: for the classes of a ClassCounter (Compact,
+// Reduced) its ClassifyClasses, g's ClassifyCount where g is a
+// ClassifyCounter, otherwise Classify and MoveCounterOf(g), with buf as
+// MoveCounterOf's.
 func ClassifierOf(g Game) func(s uint64, buf []uint64) (Kind, uint64, []uint64) {
+	if cs, ok := g.(classifierSource); ok {
+		if f := cs.classifier(); f != nil {
+			return f
+		}
+	}
 	if cc, ok := g.(ClassifyCounter); ok {
 		return func(s uint64, buf []uint64) (Kind, uint64, []uint64) {
 			k, n := cc.ClassifyCount(s)

@@ -34,6 +34,38 @@ type CanonicalMover interface {
 	CanonicalUnmoves(t uint64, dst []uint64) []uint64
 }
 
+// ClassCounter is a Symmetric game that classifies a position and counts
+// the classes its moves reach in one call, without numbering them (no
+// index of each move, no rank among the classes): what a solve over the
+// classes (Compact, Reduced) needs of each to start. ClassifyClasses(s)
+// must return Classify(s) and, for an Inner s, the number of distinct
+// Canonical(m) for m in Moves(s); 0 moves for the other kinds.
+type ClassCounter interface {
+	Symmetric
+	ClassifyClasses(s uint64) (Kind, uint64)
+}
+
+// classifierSource is a game that knows a faster classifier than
+// ClassifierOf's general one; classifier returns nil when it does not.
+type classifierSource interface {
+	classifier() func(s uint64, buf []uint64) (Kind, uint64, []uint64)
+}
+
+// classifier uses the underlying game's ClassifyClasses, if it has one.
+func (r Reduced) classifier() func(s uint64, buf []uint64) (Kind, uint64, []uint64) {
+	cc, ok := r.S.(ClassCounter)
+	if !ok {
+		return nil
+	}
+	return func(s uint64, buf []uint64) (Kind, uint64, []uint64) {
+		if !r.S.IsCanonical(s) {
+			return Illegal, 0, buf
+		}
+		k, n := cc.ClassifyClasses(s)
+		return k, n, buf
+	}
+}
+
 // Reduced is the game over the canonical positions of a Symmetric game:
 // every other index is Illegal, and moves and un-moves are canonical.
 //

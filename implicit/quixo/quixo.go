@@ -417,9 +417,16 @@ func (g *Game) Canonical(s uint64) uint64 {
 // canonical returns the representative of the class of the board with X
 // on x and O on o, X to move.
 func (g *Game) canonical(x, o uint32) uint64 {
+	key := g.canonicalKey(x, o)
+	return g.Index(uint32(key>>32), uint32(key), 0)
+}
+
+// canonicalKey returns the masks of the representative of the class of the
+// board with X on x and O on o, X to move, as X<<32 | O.
+func (g *Game) canonicalKey(x, o uint32) uint64 {
 	if g.n == 4 {
 		best := smallest4(x<<16 | o)
-		return g.Index(best>>16, best&0xffff, 0)
+		return uint64(best>>16)<<32 | uint64(best&0xffff)
 	}
 	best := uint64(x)<<32 | uint64(o)
 	for k := 1; k < 8; k++ {
@@ -427,7 +434,46 @@ func (g *Game) canonical(x, o uint32) uint64 {
 			best = key
 		}
 	}
-	return g.Index(uint32(best>>32), uint32(best), 0)
+	return best
+}
+
+// ClassifyClasses returns the kind of s and, if it is Inner, the number of
+// distinct classes its moves reach, counted on their representatives'
+// masks without numbering them (implicit.ClassCounter): a solve over the
+// classes starts from these counts.
+func (g *Game) ClassifyClasses(s uint64) (implicit.Kind, uint64) {
+	x, o, turn := g.Board(s)
+	if k := g.classify(x, o, turn); k != implicit.Inner {
+		return k, 0
+	}
+	me, them := x, o
+	if turn == 1 {
+		me, them = o, x
+	}
+	var keys [4 * (3*MaxN - 4)]uint64
+	n := 0
+	for _, m := range g.moves {
+		if them&m.v != 0 {
+			continue
+		}
+		keep := ^(m.seg | m.v)
+		nm := me&keep | shift(me&m.seg, m.shift) | m.e
+		nt := them&keep | shift(them&m.seg, m.shift)
+		// Insertion in order, so that equal keys end up side by side.
+		key, j := g.canonicalKey(nt, nm), n
+		for ; j > 0 && keys[j-1] > key; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = key
+		n++
+	}
+	distinct := uint64(0)
+	for j := range n {
+		if j == 0 || keys[j] != keys[j-1] {
+			distinct++
+		}
+	}
+	return implicit.Inner, distinct
 }
 
 // smallest4 returns the smallest of the 8 images under the symmetries of
@@ -511,4 +557,5 @@ var (
 	_ implicit.Notation       = (*Game)(nil)
 	_ implicit.Tiered         = (*Game)(nil)
 	_ implicit.CanonicalMover = (*Game)(nil)
+	_ implicit.ClassCounter   = (*Game)(nil)
 )

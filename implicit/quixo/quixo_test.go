@@ -245,3 +245,26 @@ func TestTieredCompact(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestClassifyClasses checks the class counts against the classes of the
+// moves numbered and deduplicated (Compact's general path), on every class
+// of 2 x 2 and 3 x 3 and a sample of 4 x 4 and 5 x 5 boards.
+func TestClassifyClasses(t *testing.T) {
+	for n, step := range map[int]uint64{2: 1, 3: 1, 4: 307, 5: 100_000_007} {
+		g, err := quixo.New(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s := uint64(0); s < g.Size(); s += step {
+			s := g.Canonical(s)
+			kind, count := g.ClassifyClasses(s)
+			want := uint64(0)
+			if g.Classify(s) == implicit.Inner {
+				want = uint64(len(implicit.SortedSet(g.CanonicalMoves(s, nil))))
+			}
+			if kind != g.Classify(s) || count != want {
+				t.Fatalf("%dx%d, board %d: %v with %d classes of moves, want %v with %d", n, n, s, kind, count, g.Classify(s), want)
+			}
+		}
+	}
+}
