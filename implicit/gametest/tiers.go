@@ -14,7 +14,9 @@ import (
 // cycle; a move stays in its tier or reaches one of the tier's children;
 // an un-move comes from the tier or from a tier that has it as a child;
 // and, for a Symmetric game, Canonical stays in the tier, as do
-// CanonicalMoves for a CanonicalMover.
+// CanonicalMoves for a CanonicalMover, which list the canonical images of
+// the moves and un-moves in order; ClassifyClasses, for a ClassCounter,
+// counts the distinct canonical images of the moves.
 func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 	tiers := g.Tiers()
 	if _, err := implicit.TierOrder(tiers, g.Size()); err != nil {
@@ -47,6 +49,15 @@ func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 		}
 		if cm != nil && !slices.Equal(cm.CanonicalMoves(s, nil), canonicals(sym, buf)) {
 			return fmt.Errorf("gametest: CanonicalMoves(%d) does not list the canonical images of Moves(%d) in order", s, s)
+		}
+		if cc, ok := g.(implicit.ClassCounter); ok {
+			want := uint64(0)
+			if g.Classify(s) == implicit.Inner {
+				want = uint64(len(implicit.SortedSet(canonicals(sym, buf))))
+			}
+			if kind, count := cc.ClassifyClasses(s); kind != g.Classify(s) || count != want {
+				return fmt.Errorf("gametest: ClassifyClasses(%d) = %v, %d classes of moves; want %v, %d", s, kind, count, g.Classify(s), want)
+			}
 		}
 		buf = g.Unmoves(s, buf[:0])
 		for _, p := range buf {

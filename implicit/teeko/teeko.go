@@ -275,6 +275,48 @@ func (t *tables) classify(x, o uint32) implicit.Kind {
 // cell in the drop phase, a step of one's own piece to an empty neighbour
 // in the move phase.
 func (g Game) Moves(s uint64, dst []uint64) []uint64 {
+	return g.moveList(s, func(x, o uint32, turn uint64) uint64 { return g.Index(x, o, turn) }, dst)
+}
+
+// CanonicalMoves appends the representatives of the classes of Moves(s),
+// in the same order (implicit.CanonicalMover): no move is decoded again.
+func (g Game) CanonicalMoves(s uint64, dst []uint64) []uint64 {
+	return g.moveList(s, g.canonicalIndex, dst)
+}
+
+// ClassifyClasses returns the kind of s and, if it is Inner, the number of
+// distinct classes its moves reach, counted on their representatives' sets
+// without numbering them (implicit.ClassCounter).
+func (g Game) ClassifyClasses(s uint64) (implicit.Kind, uint64) {
+	x, o, _ := g.Position(s)
+	if k := g.classify(x, o); k != implicit.Inner {
+		return k, 0
+	}
+	var keys, unused [32]uint64
+	n := 0
+	g.moveList(s, func(x, o uint32, _ uint64) uint64 {
+		// Insertion in order, so that equal keys end up side by side.
+		bx, bo := g.canonicalSets(x, o)
+		key, j := uint64(bx)<<25|uint64(bo), n
+		for ; j > 0 && keys[j-1] > key; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = key
+		n++
+		return 0
+	}, unused[:0])
+	distinct := uint64(0)
+	for j := range n {
+		if j == 0 || keys[j] != keys[j-1] {
+			distinct++
+		}
+	}
+	return implicit.Inner, distinct
+}
+
+// moveList appends, for each move of s, what index returns of the position
+// it reaches.
+func (g Game) moveList(s uint64, index func(x, o uint32, turn uint64) uint64, dst []uint64) []uint64 {
 	x, o, turn := g.Position(s)
 	if g.classify(x, o) != implicit.Inner {
 		return dst
@@ -286,9 +328,9 @@ func (g Game) Moves(s uint64, dst []uint64) []uint64 {
 	empty := full &^ (x | o)
 	add := func(nme uint32) []uint64 {
 		if turn == 0 {
-			return append(dst, g.Index(nme, them, 1))
+			return append(dst, index(nme, them, 1))
 		}
-		return append(dst, g.Index(them, nme, 0))
+		return append(dst, index(them, nme, 0))
 	}
 	if bits.OnesCount32(x|o) < 8 { // the drop phase
 		for m := empty; m != 0; m &= m - 1 {
@@ -307,6 +349,18 @@ func (g Game) Moves(s uint64, dst []uint64) []uint64 {
 
 // Unmoves appends the positions one move before t that were not over.
 func (g Game) Unmoves(t uint64, dst []uint64) []uint64 {
+	return g.unmoveList(t, func(x, o uint32, turn uint64) uint64 { return g.Index(x, o, turn) }, dst)
+}
+
+// CanonicalUnmoves appends the representatives of the classes of
+// Unmoves(t), in the same order (implicit.CanonicalMover).
+func (g Game) CanonicalUnmoves(t uint64, dst []uint64) []uint64 {
+	return g.unmoveList(t, g.canonicalIndex, dst)
+}
+
+// unmoveList appends, for each un-move of t, what index returns of the
+// position it reaches.
+func (g Game) unmoveList(t uint64, index func(x, o uint32, turn uint64) uint64, dst []uint64) []uint64 {
 	x, o, turn := g.Position(t)
 	prev := turn ^ 1 // the player who moved last
 	mover, other := x, o
@@ -319,7 +373,7 @@ func (g Game) Unmoves(t uint64, dst []uint64) []uint64 {
 			px, po = other, pm
 		}
 		if g.classify(px, po) == implicit.Inner {
-			return append(dst, g.Index(px, po, prev))
+			return append(dst, index(px, po, prev))
 		}
 		return dst
 	}
@@ -346,6 +400,23 @@ func (g Game) Unmoves(t uint64, dst []uint64) []uint64 {
 // whose sets read as the number X<<25 | O are smallest.
 func (g Game) Canonical(s uint64) uint64 {
 	x, o, turn := g.Position(s)
+	bx, bo := g.canonicalSets(x, o)
+	if bx == x && bo == o {
+		return s
+	}
+	return g.Index(bx, bo, turn)
+}
+
+// canonicalIndex returns the index of the representative of the class of
+// the position with X on x, O on o and the given player to move.
+func (g Game) canonicalIndex(x, o uint32, turn uint64) uint64 {
+	bx, bo := g.canonicalSets(x, o)
+	return g.Index(bx, bo, turn)
+}
+
+// canonicalSets returns the image of the sets x and o, under the 8
+// symmetries, that reads as the smallest X<<25 | O.
+func (g Game) canonicalSets(x, o uint32) (uint32, uint32) {
 	bx, bo := x, o
 	for k := 1; k < 8; k++ {
 		// X's image decides unless it ties: only then is O's needed.
@@ -358,10 +429,7 @@ func (g Game) Canonical(s uint64) uint64 {
 			bx, bo = tx, to
 		}
 	}
-	if bx == x && bo == o {
-		return s
-	}
-	return g.Index(bx, bo, turn)
+	return bx, bo
 }
 
 // IsCanonical reports whether s is its class's representative: no image
@@ -405,7 +473,9 @@ func (g Game) ParsePosition(text string) (uint64, error) {
 }
 
 var (
-	_ implicit.Symmetric = Game{}
-	_ implicit.Notation  = Game{}
-	_ implicit.Tiered    = Game{}
+	_ implicit.Symmetric      = Game{}
+	_ implicit.Notation       = Game{}
+	_ implicit.Tiered         = Game{}
+	_ implicit.CanonicalMover = Game{}
+	_ implicit.ClassCounter   = Game{}
 )
