@@ -80,12 +80,39 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 			front.Add(p)
 		}
 	}
-	// The folder is made with the first checkpoint: a solve that ends or
-	// stops before it leaves nothing behind.
-	if err := os.MkdirAll(filepath.Dir(c.Path), 0o755); err != nil {
+	err := writeChecked(c.Path, func(w *bufio.Writer) {
+		head := []byte(checkpointMagic)
+		for _, x := range []uint64{checkpointVersion, uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)),
+			st.n, st.depth, st.maxDepth, st.edges, st.width, st.exitWidth} {
+			head = binary.LittleEndian.AppendUint64(head, x)
+		}
+		w.Write(head)
+		writeWords(w, s.lanes.Words())
+		writeWords(w, front.Words())
+		if s.exits != nil {
+			writeWords(w, s.exits.lanes.Words())
+		}
+	})
+	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(c.Path), "."+filepath.Base(c.Path)+".tmp*")
+	c.last = time.Now()
+	if c.Saved != nil {
+		c.Saved(depth)
+	}
+	return nil
+}
+
+// writeChecked writes a checkpoint file: what body writes, then the
+// CRC-32C of it, under a temporary name in path's folder (made if missing:
+// a solve that ends or stops before its first checkpoint leaves nothing
+// behind), synced and renamed, so that a crash leaves the previous file or
+// the new one whole.
+func writeChecked(path string, body func(w *bufio.Writer)) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
@@ -94,22 +121,12 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 	defer f.Close()
 	h := crc32.New(crcTable)
 	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
-	head := []byte(checkpointMagic)
-	for _, x := range []uint64{checkpointVersion, uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)),
-		st.n, st.depth, st.maxDepth, st.edges, st.width, st.exitWidth} {
-		head = binary.LittleEndian.AppendUint64(head, x)
-	}
-	w.Write(head)
-	writeWords(w, s.lanes.Words())
-	writeWords(w, front.Words())
-	if s.exits != nil {
-		writeWords(w, s.exits.lanes.Words())
-	}
+	body(w)
 	if err := w.Flush(); err != nil {
-		return fmt.Errorf("writing checkpoint %s: %w", c.Path, err)
+		return fmt.Errorf("writing checkpoint %s: %w", path, err)
 	}
 	if _, err := f.Write(binary.LittleEndian.AppendUint32(nil, h.Sum32())); err != nil {
-		return fmt.Errorf("writing checkpoint %s: %w", c.Path, err)
+		return fmt.Errorf("writing checkpoint %s: %w", path, err)
 	}
 	if err := f.Sync(); err != nil {
 		return err
@@ -117,16 +134,12 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, c.Path); err != nil {
+	if err := os.Rename(tmp, path); err != nil {
 		return err
 	}
-	if d, err := os.Open(filepath.Dir(c.Path)); err == nil {
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		d.Sync()
 		d.Close()
-	}
-	c.last = time.Now()
-	if c.Saved != nil {
-		c.Saved(depth)
 	}
 	return nil
 }

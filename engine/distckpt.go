@@ -122,49 +122,18 @@ func (d *distSolver) save(c *Checkpoint, depth, maxDepth, edges uint64) error {
 	return nil
 }
 
-// writeCheckpoint writes this rank's file, under a temporary name first.
+// writeCheckpoint writes this rank's file.
 func (d *distSolver) writeCheckpoint(c *Checkpoint, h distHeader) error {
-	path := c.rankFile(int(h.rank), int(h.ranks), h.depth)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	defer f.Close()
-	sum := crc32.New(crcTable)
-	w := bufio.NewWriterSize(io.MultiWriter(f, sum), 1<<20)
-	w.WriteString(distCheckpointMagic)
-	writeWords(w, h.words())
-	var b [4]byte
-	for _, s := range d.state {
-		binary.LittleEndian.PutUint32(b[:], s)
-		w.Write(b[:])
-	}
-	writeWords(w, d.frontier)
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("writing checkpoint %s: %w", path, err)
-	}
-	if _, err := f.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32())); err != nil {
-		return fmt.Errorf("writing checkpoint %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if dir, err := os.Open(filepath.Dir(path)); err == nil {
-		dir.Sync()
-		dir.Close()
-	}
-	return nil
+	return writeChecked(c.rankFile(int(h.rank), int(h.ranks), h.depth), func(w *bufio.Writer) {
+		w.WriteString(distCheckpointMagic)
+		writeWords(w, h.words())
+		var b [4]byte
+		for _, s := range d.state {
+			binary.LittleEndian.PutUint32(b[:], s)
+			w.Write(b[:])
+		}
+		writeWords(w, d.frontier)
+	})
 }
 
 // resume loads the checkpoint of the deepest level every rank saved, if
@@ -203,7 +172,6 @@ func (d *distSolver) resume(c *Checkpoint) (depth, maxDepth, edges uint64, resum
 		d.frontier = d.frontier[:0]
 		return 0, 0, 0, false, nil
 	}
-	c.last = time.Now()
 	if c.Resumed != nil && rank == 0 {
 		c.Resumed(h.depth)
 	}

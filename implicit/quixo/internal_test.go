@@ -23,26 +23,26 @@ func benchBoards(b *testing.B, g *Game, count int) []uint64 {
 	return boards
 }
 
-// BenchmarkCanonicalUnmoves is the work of a tiered or symmetric solve's
-// retrograde pass per position: the canonical forms of its un-moves.
-func BenchmarkCanonicalUnmoves(b *testing.B) {
+// BenchmarkCanonical measures, per 4 x 4 board, the canonical forms of its
+// un-moves (a symmetric solve's retrograde pass), of its moves, and the
+// count of its moves' classes (the classification pass).
+func BenchmarkCanonical(b *testing.B) {
 	g, _ := New(4)
 	boards := benchBoards(b, g, 4096)
-	var dst []uint64
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		dst = g.CanonicalUnmoves(boards[i%len(boards)], dst[:0])
-	}
-}
-
-// BenchmarkCanonicalMoves is the classification pass's work per position.
-func BenchmarkCanonicalMoves(b *testing.B) {
-	g, _ := New(4)
-	boards := benchBoards(b, g, 4096)
-	var dst []uint64
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		dst = g.CanonicalMoves(boards[i%len(boards)], dst[:0])
+	for name, list := range map[string]func(s uint64, dst []uint64) []uint64{
+		"Unmoves": g.CanonicalUnmoves,
+		"Moves":   g.CanonicalMoves,
+		"ClassifyClasses": func(s uint64, dst []uint64) []uint64 {
+			_, n := g.ClassifyClasses(s)
+			return append(dst, n)
+		},
+	} {
+		b.Run(name, func(b *testing.B) {
+			var dst []uint64
+			for i := 0; b.Loop(); i++ {
+				dst = list(boards[i%len(boards)], dst[:0])
+			}
+		})
 	}
 }
 

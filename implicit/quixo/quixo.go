@@ -79,6 +79,13 @@ type move struct {
 	shift int // +d: the segment moves to higher bits; -d: to lower
 }
 
+// play returns the mover's and the other player's cells after the mover,
+// on me, makes move m (the cell v must not be the other's).
+func (m *move) play(me, them uint32) (nm, nt uint32) {
+	keep := ^(m.seg | m.v)
+	return me&keep | shift(me&m.seg, m.shift) | m.e, them&keep | shift(them&m.seg, m.shift)
+}
+
 // New returns Quixo on an n x n board, n from 2 to 5, on every board.
 func New(n int) (*Game, error) { return NewFrom(n, 0) }
 
@@ -331,9 +338,7 @@ func (g *Game) moveList(s uint64, dst []uint64, canon bool) []uint64 {
 		if them&m.v != 0 {
 			continue // the opponent's piece cannot be taken
 		}
-		keep := ^(m.seg | m.v)
-		nm := me&keep | shift(me&m.seg, m.shift) | m.e
-		nt := them&keep | shift(them&m.seg, m.shift)
+		nm, nt := m.play(me, them)
 		if canon {
 			dst = append(dst, g.canonical(nt, nm))
 		} else if turn == 0 {
@@ -450,30 +455,15 @@ func (g *Game) ClassifyClasses(s uint64) (implicit.Kind, uint64) {
 	if turn == 1 {
 		me, them = o, x
 	}
-	var keys [4 * (3*MaxN - 4)]uint64
-	n := 0
+	var buf [4 * (3*MaxN - 4)]uint64
+	keys := buf[:0]
 	for _, m := range g.moves {
-		if them&m.v != 0 {
-			continue
-		}
-		keep := ^(m.seg | m.v)
-		nm := me&keep | shift(me&m.seg, m.shift) | m.e
-		nt := them&keep | shift(them&m.seg, m.shift)
-		// Insertion in order, so that equal keys end up side by side.
-		key, j := g.canonicalKey(nt, nm), n
-		for ; j > 0 && keys[j-1] > key; j-- {
-			keys[j] = keys[j-1]
-		}
-		keys[j] = key
-		n++
-	}
-	distinct := uint64(0)
-	for j := range n {
-		if j == 0 || keys[j] != keys[j-1] {
-			distinct++
+		if them&m.v == 0 {
+			nm, nt := m.play(me, them)
+			keys = append(keys, g.canonicalKey(nt, nm))
 		}
 	}
-	return implicit.Inner, distinct
+	return implicit.Inner, uint64(len(implicit.SortedSet(keys)))
 }
 
 // smallest4 returns the smallest of the 8 images under the symmetries of

@@ -288,30 +288,16 @@ func (g Game) CanonicalMoves(s uint64, dst []uint64) []uint64 {
 // distinct classes its moves reach, counted on their representatives' sets
 // without numbering them (implicit.ClassCounter).
 func (g Game) ClassifyClasses(s uint64) (implicit.Kind, uint64) {
-	x, o, _ := g.Position(s)
+	x, o, turn := g.Position(s)
 	if k := g.classify(x, o); k != implicit.Inner {
 		return k, 0
 	}
-	var keys, unused [32]uint64
-	n := 0
-	g.moveList(s, func(x, o uint32, _ uint64) uint64 {
-		// Insertion in order, so that equal keys end up side by side.
+	var buf [32]uint64
+	keys := g.movesOf(x, o, turn, func(x, o uint32, _ uint64) uint64 {
 		bx, bo := g.canonicalSets(x, o)
-		key, j := uint64(bx)<<25|uint64(bo), n
-		for ; j > 0 && keys[j-1] > key; j-- {
-			keys[j] = keys[j-1]
-		}
-		keys[j] = key
-		n++
-		return 0
-	}, unused[:0])
-	distinct := uint64(0)
-	for j := range n {
-		if j == 0 || keys[j] != keys[j-1] {
-			distinct++
-		}
-	}
-	return implicit.Inner, distinct
+		return uint64(bx)<<25 | uint64(bo)
+	}, buf[:0])
+	return implicit.Inner, uint64(len(implicit.SortedSet(keys)))
 }
 
 // moveList appends, for each move of s, what index returns of the position
@@ -321,6 +307,11 @@ func (g Game) moveList(s uint64, index func(x, o uint32, turn uint64) uint64, ds
 	if g.classify(x, o) != implicit.Inner {
 		return dst
 	}
+	return g.movesOf(x, o, turn, index, dst)
+}
+
+// movesOf is moveList for the Inner position already decoded.
+func (g Game) movesOf(x, o uint32, turn uint64, index func(x, o uint32, turn uint64) uint64, dst []uint64) []uint64 {
 	me, them := x, o
 	if turn == 1 {
 		me, them = o, x
