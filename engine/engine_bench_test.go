@@ -29,18 +29,20 @@ func BenchmarkParallel(b *testing.B) {
 	for _, name := range []string{"police64", "graph1e7x2"} {
 		g := games[name]
 		for _, w := range []int{1, 2} {
-			b.Run(fmt.Sprintf("game=%s/workers=%d", name, w), func(b *testing.B) {
-				var edges uint64
-				for range b.N {
-					r, err := engine.Parallel(ctx, g, engine.Options{Workers: w})
-					if err != nil {
-						b.Fatal(err)
+			for _, dir := range []engine.Direction{engine.Auto, engine.PushOnly, engine.PullOnly} {
+				b.Run(fmt.Sprintf("game=%s/workers=%d/dir=%v", name, w, dir), func(b *testing.B) {
+					var edges uint64
+					for range b.N {
+						r, err := engine.Parallel(ctx, g, engine.Options{Workers: w, Direction: dir})
+						if err != nil {
+							b.Fatal(err)
+						}
+						edges += r.Edges()
 					}
-					edges += r.Edges()
-				}
-				b.ReportMetric(float64(edges)/b.Elapsed().Seconds(), "edges/s")
-				b.ReportMetric(float64(g.Size()*uint64(b.N))/b.Elapsed().Seconds(), "positions/s")
-			})
+					b.ReportMetric(float64(edges)/b.Elapsed().Seconds(), "edges/s")
+					b.ReportMetric(float64(g.Size()*uint64(b.N))/b.Elapsed().Seconds(), "positions/s")
+				})
+			}
 		}
 	}
 }

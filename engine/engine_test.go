@@ -127,20 +127,18 @@ func TestParallelMatchesOracle(t *testing.T) {
 	}
 }
 
-// TestLargeRandomGraph runs both engines on a graph big enough for dense
-// frontiers and many chunks.
+// TestLargeRandomGraph runs both engines, the parallel one in each
+// direction, on a graph big enough for dense frontiers and many chunks.
 func TestLargeRandomGraph(t *testing.T) {
 	n := uint64(200000)
 	if testing.Short() {
 		n = 20000
 	}
 	g := graph.Random(n, 2*n, 1)
-	want := seq(t, g)
-	for _, w := range []int{1, 2, 4} {
-		if i, differ := engine.Diff(want, par(t, g, w)); differ {
-			t.Fatalf("%d workers: parallel differs from sequential at index %d", w, i)
-		}
+	if err := enginetest.CrossCheck(ctx, g, 1, 2, 4); err != nil {
+		t.Fatal(err)
 	}
+	want := seq(t, g)
 	if want.Count(engine.Win)+want.Count(engine.Loss)+want.Count(engine.Draw) != n {
 		t.Fatal("counts do not add up to the number of vertices")
 	}

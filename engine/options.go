@@ -34,6 +34,10 @@ type Options struct {
 	// Checkpoint, if not nil, has the parallel engine save its state at
 	// level barriers and start from the state saved there, if any.
 	Checkpoint *Checkpoint
+	// Direction says how the parallel engine expands its levels: Auto (the
+	// zero value) chooses per level; PushOnly and PullOnly are for tests and
+	// measurements. The result is the same whichever.
+	Direction Direction
 }
 
 // reachBytesPerIndex is the memory per index that ReachableFrom adds to a

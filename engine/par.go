@@ -82,6 +82,17 @@ type parSolver struct {
 	prog        *Progress
 	exits       *exitEvents // the exits' actions, for an ExitGame
 	ckpt        *Checkpoint // nil, or where the state is saved at level barriers
+	direction   Direction   // how levels are expanded: Auto, or one way only
+	sampleHits  uint64      // see samplePull
+}
+
+// edges returns the predecessor edges the workers have walked so far.
+func (s *parSolver) edges() uint64 {
+	var e uint64
+	for i := range s.bufs {
+		e += s.bufs[i].edges
+	}
+	return e
 }
 
 // workerBuf is one worker's buffers, a cache line apart from the others':
@@ -113,13 +124,14 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 	limit := max(n/1024, 1024)
 	ws := opt.Workspace
 	s := &parSolver{
-		g:       g,
-		n:       n,
-		workers: w,
-		ws:      ws,
-		lanes:   ws.newLanes(n, width),
-		bufs:    ws.newBufs(w),
-		ckpt:    opt.Checkpoint,
+		g:         g,
+		n:         n,
+		workers:   w,
+		ws:        ws,
+		lanes:     ws.newLanes(n, width),
+		bufs:      ws.newBufs(w),
+		ckpt:      opt.Checkpoint,
+		direction: opt.Direction,
 	}
 	s.cur, s.next = ws.newFrontiers(n, w, limit)
 	s.setWidth(width)
@@ -155,6 +167,14 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 		}
 	}
 	s.prog.SetPhase("")
+	// The positions unresolved before each level, and the measured costs of
+	// pushing and pulling, choose each level's direction.
+	unresolved, moves, err := s.census(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dir := newDirections(s.g, s.direction, float64(moves)/float64(max(unresolved, 1)))
+	first := true
 	// The last level at which an exit acts: levels go on until it, even
 	// through empty frontiers.
 	lastExit, anyExit := uint64(0), false
@@ -168,6 +188,10 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 	}
 	for {
 		count := s.cur.Close()
+		if !first {
+			unresolved -= count // the census counted them as unresolved
+		}
+		first = false
 		if count == 0 && (!anyExit || depth > lastExit) {
 			break
 		}
@@ -186,9 +210,17 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 			}
 		}
 		s.next.Reset()
-		if err := s.expandLevel(ctx, depth); err != nil {
+		pull := s.pull(dir, count, unresolved)
+		edges, start := s.edges(), time.Now()
+		if pull {
+			err = s.pullLevel(ctx, depth)
+		} else {
+			err = s.expandLevel(ctx, depth)
+		}
+		if err != nil {
 			return nil, err
 		}
+		dir.record(pull, count, s.edges()-edges, time.Since(start))
 		if s.exits != nil {
 			if err := s.expandExits(ctx, depth); err != nil {
 				return nil, err
@@ -381,9 +413,7 @@ func (s *parSolver) widen(ctx context.Context) error {
 // as the depth array.
 func (s *parSolver) result(ctx context.Context, maxDepth uint64) (*Result, error) {
 	r := &Result{n: s.n, values: s.ws.newValues(s.n), depths: s.lanes, depthMask: s.payloadMask, maxDepth: maxDepth}
-	for i := range s.bufs {
-		r.edges += s.bufs[i].edges
-	}
+	r.edges = s.edges()
 	vw, lw := r.values.Words(), s.lanes.Words()
 	width := s.lanes.Width()
 	perWord := 64 / width // lanes per lane word

@@ -88,6 +88,28 @@ func MoveCounterOf(g Game) func(s uint64, buf []uint64) (uint64, []uint64) {
 	}
 }
 
+// UnmoveCounter is a Game that can count a position's un-moves without
+// listing them: NumUnmoves(t) must equal len(Unmoves(t, nil)). The parallel
+// engine's pull levels use it to count the edges they would have walked
+// back.
+type UnmoveCounter interface {
+	NumUnmoves(t uint64) uint64
+}
+
+// UnmoveCounterOf returns a function that counts the un-moves of a
+// position: g's NumUnmoves where g is an UnmoveCounter, otherwise the
+// length of Unmoves listed into buf (returned, perhaps grown, for the next
+// call).
+func UnmoveCounterOf(g Game) func(t uint64, buf []uint64) (uint64, []uint64) {
+	if uc, ok := g.(UnmoveCounter); ok {
+		return func(t uint64, buf []uint64) (uint64, []uint64) { return uc.NumUnmoves(t), buf }
+	}
+	return func(t uint64, buf []uint64) (uint64, []uint64) {
+		buf = g.Unmoves(t, buf[:0])
+		return uint64(len(buf)), buf
+	}
+}
+
 // ClassifyCounter is a MoveCounter that classifies a position and counts
 // its moves in one call, sharing the work the two calls would each do
 // (decoding the index): engines call it once per index to start a solve.

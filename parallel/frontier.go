@@ -132,6 +132,21 @@ func (f *Frontier) List() []uint64 { return f.merged }
 // Set returns the bit set of a closed dense round.
 func (f *Frontier) Set() bitset.Set { return f.set }
 
+// MakeDense turns a closed sparse round into a dense one, its list poured
+// into the bit set, for a consumer that tests indices for membership; a
+// dense round is left as it is. It runs on one goroutine: a sparse round
+// has at most the limit's entries.
+func (f *Frontier) MakeDense() {
+	if f.isDense {
+		return
+	}
+	for _, i := range f.merged {
+		f.set.Add(i)
+	}
+	f.merged = f.merged[:0]
+	f.isDense = true
+}
+
 // MarkCleared tells the frontier that its consumer has cleared a dense round's
 // words while reading them (each worker its own words), so Reset need not
 // clear them again.

@@ -167,3 +167,23 @@ func TestFrontierSparseAndDense(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontierMakeDense checks that a sparse round made dense has exactly
+// its members in the bit set, and that the next round starts empty.
+func TestFrontierMakeDense(t *testing.T) {
+	const n, workers = 5000, 3
+	f := NewFrontier(n, workers, 300)
+	for round, items := range [][]uint64{{4999, 0, 64, 65, 1000}, {7, 8}} {
+		emitAll(t, f, workers, items)
+		if f.Dense() {
+			t.Fatalf("round %d: %d indices made the frontier dense", round, len(items))
+		}
+		f.MakeDense()
+		if !f.Dense() {
+			t.Fatalf("round %d: MakeDense left the frontier sparse", round)
+		}
+		if got, want := members(f), slices.Sorted(slices.Values(items)); !slices.Equal(got, want) {
+			t.Fatalf("round %d: dense members %v, want %v", round, got, want)
+		}
+	}
+}

@@ -15,23 +15,35 @@ import (
 )
 
 // CrossCheck solves g with the sequential engine and with the parallel
-// engine on each of the given worker counts, and returns an error naming
-// the first index where a parallel result differs in value or depth. Every
-// game's tests call it: the parallel engine must match the reference
-// whatever the number of workers.
+// engine on each of the given worker counts, choosing each level's
+// direction, and on the first and last counts also pushing every level and
+// pulling every level. It returns an error naming the first index where a
+// parallel result differs in value or depth, or a difference in the edges
+// walked back. Every game's tests call it: the parallel engine must match
+// the reference whatever the number of workers and the directions.
 func CrossCheck(ctx context.Context, g implicit.Game, workers ...int) error {
 	want, err := engine.Sequential(ctx, g, engine.Options{})
 	if err != nil {
 		return err
 	}
-	for _, w := range workers {
-		got, err := engine.Parallel(ctx, g, engine.Options{Workers: w})
-		if err != nil {
-			return err
+	for j, w := range workers {
+		dirs := []engine.Direction{engine.Auto}
+		if j == 0 || j == len(workers)-1 {
+			dirs = append(dirs, engine.PullOnly, engine.PushOnly)
 		}
-		if i, differ := engine.Diff(want, got); differ {
-			return fmt.Errorf("enginetest: with %d workers, index %d is %v %d; the sequential engine says %v %d",
-				w, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
+		for _, dir := range dirs {
+			got, err := engine.Parallel(ctx, g, engine.Options{Workers: w, Direction: dir})
+			if err != nil {
+				return err
+			}
+			if i, differ := engine.Diff(want, got); differ {
+				return fmt.Errorf("enginetest: with %d workers (%v), index %d is %v %d; the sequential engine says %v %d",
+					w, dir, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
+			}
+			if got.Edges() != want.Edges() || got.MaxDepth() != want.MaxDepth() {
+				return fmt.Errorf("enginetest: with %d workers (%v), %d edges walked back and max depth %d; the sequential engine says %d and %d",
+					w, dir, got.Edges(), got.MaxDepth(), want.Edges(), want.MaxDepth())
+			}
 		}
 	}
 	return nil

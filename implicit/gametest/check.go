@@ -91,6 +91,9 @@ func (c *checker) position(s uint64) error {
 		}
 	}
 	c.a = g.Unmoves(s, c.a[:0])
+	if uc, ok := g.(implicit.UnmoveCounter); ok && uc.NumUnmoves(s) != uint64(len(c.a)) {
+		return fmt.Errorf("gametest: NumUnmoves(%d) = %d, but it has %d un-moves", s, uc.NumUnmoves(s), len(c.a))
+	}
 	unmoves := append([]uint64(nil), c.a...)
 	for _, p := range unmoves {
 		if err := c.legal(p, "un-move", s); err != nil {

@@ -162,6 +162,9 @@ func (g *Graph) Unmoves(t uint64, dst []uint64) []uint64 {
 // NumMoves returns the number of moves of s, its out-degree.
 func (g *Graph) NumMoves(s uint64) uint64 { return uint64(g.fwdOff[s+1] - g.fwdOff[s]) }
 
+// NumUnmoves returns the number of un-moves of t, its in-degree.
+func (g *Graph) NumUnmoves(t uint64) uint64 { return uint64(g.revOff[t+1] - g.revOff[t]) }
+
 // MaxMoves returns the largest out-degree.
 func (g *Graph) MaxMoves() uint64 { return g.maxOut }
 

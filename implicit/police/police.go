@@ -209,6 +209,35 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 	return dst
 }
 
+// NumUnmoves returns the number of un-moves of t: Unmoves without the list.
+func (g *Game) NumUnmoves(t uint64) uint64 {
+	p, q, turn := g.unrank(t)
+	var k uint64
+	if turn == thiefTurn {
+		if g.exit[q] {
+			return 0
+		}
+		if p != q {
+			k++
+		}
+		for _, n := range g.moves[p] {
+			if n >= 0 && uint64(n) != q {
+				k++
+			}
+		}
+		return k
+	}
+	if !g.over(p, q) {
+		k++
+	}
+	for _, n := range g.moves[q][:4] {
+		if n >= 0 && !g.over(p, uint64(n)) {
+			k++
+		}
+	}
+	return k
+}
+
 // Describe returns position s as a board in the input format, with a last
 // line saying whose turn it is.
 func (g *Game) Describe(s uint64) string {

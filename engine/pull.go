@@ -1,0 +1,272 @@
+package engine
+
+import (
+	"context"
+	"math/bits"
+	"time"
+
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// Direction says how the parallel engine expands a level.
+type Direction uint8
+
+const (
+	// Auto pushes or pulls each level, whichever the costs measured on the
+	// levels before say is cheaper.
+	Auto Direction = iota
+	// PushOnly expands every level by pushing through un-moves.
+	PushOnly
+	// PullOnly expands every level by pulling through moves.
+	PullOnly
+)
+
+var directionNames = [...]string{"auto", "push", "pull"}
+
+// String returns "auto", "push" or "pull".
+func (d Direction) String() string {
+	if int(d) < len(directionNames) {
+		return directionNames[d]
+	}
+	return "invalid direction"
+}
+
+// A level can be expanded in two directions, as in Beamer's
+// direction-optimizing breadth-first search:
+//
+//   - Push (expandLevel): each frontier position walks its un-moves and
+//     updates its predecessors' lanes with atomic operations. The work is
+//     the frontier's un-moves, at a random access each.
+//   - Pull (pullLevel): each unresolved position walks its moves and looks
+//     them up in the frontier's bit set; a move to a loss of this level
+//     makes it a win, the moves to wins of this level are taken off its
+//     count, and at zero it is a loss. Only the position's own lane is
+//     written, so no atomic update is needed, the lanes are read in index
+//     order, and the random accesses go to the bit set, 16 times smaller
+//     than the lanes.
+//
+// Both resolve the same positions at the same level with the same values,
+// and count the same edges (pull counts each frontier position's un-moves
+// without walking them), so a solve's result does not depend on the
+// directions chosen. Pull pays off when the frontier is a large share of
+// the unresolved positions (the first levels of a random graph).
+
+// directions chooses each level's direction by comparing the time each
+// would take: pushing costs the frontier's un-moves times the wall time per
+// edge measured on the last level pushed; pulling costs the unresolved
+// positions' moves (and the scan of every index, and the count of the
+// frontier's un-moves) times the time per move measured on a sample of the
+// unresolved positions just before the choice, divided among the workers.
+// Generating a move costs much the same as generating an un-move, so for a
+// game whose moves are dear (canonical forms under symmetry) pull wins only
+// on the rare levels whose frontier holds most of the unresolved positions;
+// for one whose moves are cheap (police, graphs) the random accesses that
+// push pays decide.
+type directions struct {
+	mode    Direction
+	pushNs  float64 // wall nanoseconds per edge of the last level pushed; 0 before one
+	unmoves float64 // average un-moves of an expanded position
+	moves   float64 // average moves of an unresolved position
+	counted bool    // the game counts un-moves without listing them
+}
+
+// The first level with a frontier is pushed, and timed. Scanning an index
+// costs scanShare of a move. Pull is not considered when the unresolved
+// positions' moves outnumber the frontier's un-moves pullLimit times over.
+const (
+	scanShare = 1.0 / 8
+	pullLimit = 64
+)
+
+func newDirections(g implicit.Game, mode Direction, moves float64) *directions {
+	_, counted := g.(implicit.UnmoveCounter)
+	return &directions{mode: mode, unmoves: moves, moves: moves, counted: counted}
+}
+
+// pull reports whether to pull the current level, whose frontier has f
+// positions, when u of the indices are unresolved.
+func (s *parSolver) pull(d *directions, f, u uint64) bool {
+	switch d.mode {
+	case PushOnly:
+		return false
+	case PullOnly:
+		return true
+	}
+	pushWork := float64(f) * d.unmoves
+	pullWork := float64(u) * d.moves
+	if f == 0 || d.pushNs == 0 || pushWork*pullLimit < pullWork {
+		return false
+	}
+	s.cur.MakeDense()
+	ns := s.samplePull()
+	countWork := float64(f)
+	if !d.counted {
+		countWork *= d.unmoves
+	}
+	pushNs := d.pushNs
+	return ns*(pullWork+float64(s.n)*scanShare+countWork) < pushWork*pushNs
+}
+
+// record notes the wall time of a level that expanded f frontier positions
+// with edges un-moves in all.
+func (d *directions) record(pulled bool, f, edges uint64, took time.Duration) {
+	if f > 0 {
+		d.unmoves = float64(edges) / float64(f)
+	}
+	if !pulled && edges > 0 {
+		d.pushNs = float64(took.Nanoseconds()) / float64(edges)
+	}
+}
+
+// samplePull times what pulling does per move, on runs of consecutive
+// indices spread over the whole range (so that the lanes are read in order,
+// as a pull level reads them): generating the moves of the unresolved
+// positions and looking them up in the frontier. It returns the wall
+// nanoseconds per move with all workers pulling, or 0 if the sample found
+// no move.
+func (s *parSolver) samplePull() float64 {
+	const runs, run = 16, 256
+	set := s.cur.Set()
+	b := &s.bufs[0]
+	var moves, hits uint64
+	start := time.Now()
+	for r := range uint64(runs) {
+		lo := r * s.n / runs
+		for i := lo; i < min(lo+run, s.n); i++ {
+			if s.lanes.Get(i)>>s.codeShift != 0 {
+				continue
+			}
+			b.buf = s.g.Moves(i, b.buf[:0])
+			for _, m := range b.buf {
+				if set.Test(m) {
+					hits++
+				}
+			}
+			moves += uint64(len(b.buf))
+		}
+	}
+	took := time.Since(start)
+	s.sampleHits += hits // keeps the lookups from being optimised away
+	if moves == 0 {
+		return 0
+	}
+	return float64(took.Nanoseconds()) / float64(moves) / float64(s.workers)
+}
+
+// census counts the unresolved positions and their moves (the counts in
+// their lanes), after classifying or resuming.
+func (s *parSolver) census(ctx context.Context) (unresolved, moves uint64, err error) {
+	type tally struct {
+		u, m uint64
+		_    [64 - 16]byte
+	}
+	tallies := make([]tally, s.workers)
+	code, mask := s.codeShift, s.payloadMask
+	err = parallel.For(ctx, s.workers, s.n, parallel.ChunkFor(s.n, s.workers, 4096), func(w int, lo, hi uint64) error {
+		t := &tallies[w]
+		for i := lo; i < hi; i++ {
+			if l := s.lanes.Get(i); l>>code == 0 {
+				t.u++
+				t.m += l & mask
+			}
+		}
+		return nil
+	})
+	for _, t := range tallies {
+		unresolved += t.u
+		moves += t.m
+	}
+	return unresolved, moves, err
+}
+
+// pullLevel expands the current frontier, all of the given depth, by
+// pulling: each worker scans a chunk of indices, 64 at a time, and visits
+// only the frontier positions and the unresolved ones among them (a mask
+// built from the lane words' code bits and the frontier's word). It writes
+// the depth of the frontier positions (and counts their un-moves as the
+// edges walked), and looks up the moves of the unresolved ones in the
+// frontier. Chunks start on multiples of 64, so a lane word has one writer,
+// which stores it atomically because other workers load it to read a
+// frontier position's code.
+func (s *parSolver) pullLevel(ctx context.Context, depth uint64) error {
+	s.cur.MakeDense()
+	frontier := s.cur.Set().Words()
+	lanes, code, mask := s.lanes, s.codeShift, s.payloadMask
+	words, width := lanes.Words(), lanes.Width()
+	perBlock := width // lane words per 64 indices: 64 / (64 / width)
+	unmoves := implicit.UnmoveCounterOf(s.g)
+	chunk := parallel.ChunkFor(s.n, s.workers, 4096)
+	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
+		b := &s.bufs[w]
+		buf := b.buf
+		for blk := lo >> 6; blk<<6 < hi; blk++ {
+			first := blk * uint64(perBlock)
+			visit := frontier[blk] | unresolvedLanes(words[first:min(first+uint64(perBlock), uint64(len(words)))], width)
+			if last := blk<<6 + 64; last > s.n {
+				visit &= 1<<(s.n-blk<<6) - 1 // the lanes past n are zero
+			}
+			for ; visit != 0; visit &= visit - 1 {
+				i := blk<<6 | uint64(bits.TrailingZeros64(visit))
+				l := lanes.Get(i)
+				if v := l >> code; v != 0 {
+					// A frontier position: it takes its depth.
+					lanes.Store(i, v<<code|depth)
+					var k uint64
+					k, buf = unmoves(i, buf)
+					b.edges += k
+					continue
+				}
+				buf = s.g.Moves(i, buf[:0])
+				left, win := l&mask, false
+				for _, m := range buf {
+					if frontier[m>>6]&(1<<(m&63)) == 0 {
+						continue
+					}
+					if Value(lanes.AtomicGet(m)>>code) == Loss {
+						win = true
+						break
+					}
+					left--
+				}
+				switch {
+				case win:
+					// The count stays: a win claimed at this level may
+					// still see an exit's decrement (see expandExits), and
+					// its count is positive, the loss among its moves never
+					// taken off.
+					lanes.Store(i, uint64(Win)<<code|left)
+					s.next.Emit(w, i)
+				case left == 0:
+					lanes.Store(i, uint64(Loss)<<code)
+					s.next.Emit(w, i)
+				case left != l&mask:
+					lanes.Store(i, left)
+				}
+			}
+		}
+		b.buf = buf
+		return nil
+	})
+}
+
+// unresolvedLanes returns the mask of the unresolved lanes (code 0) among
+// the 64 lanes held in words, lanes of the given width (16 or 32) with the
+// code in their top two bits.
+func unresolvedLanes(words []uint64, width uint) uint64 {
+	var m uint64
+	if width == 16 {
+		const codes = 0x8000_8000_8000_8000
+		for j, x := range words {
+			z := ^(x | x<<1) & codes // bit 16k+15 set where lane k's code is 0
+			m |= (z>>15&1 | z>>30&2 | z>>45&4 | z>>60&8) << (4 * j)
+		}
+		return m
+	}
+	const codes = 0x8000_0000_8000_0000
+	for j, x := range words {
+		z := ^(x | x<<1) & codes
+		m |= (z>>31&1 | z>>62&2) << (2 * j)
+	}
+	return m
+}
