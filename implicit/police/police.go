@@ -178,6 +178,19 @@ func (g *Game) NumMoves(s uint64) uint64 {
 	return 1 + uint64(g.steps[q][0])
 }
 
+// ClassifyCount returns Classify(s) and, for an inner position, its
+// number of moves, decoding s once.
+func (g *Game) ClassifyCount(s uint64) (implicit.Kind, uint64) {
+	p, q, turn := g.unrank(s)
+	switch k := g.classify(p, q, turn); {
+	case k != implicit.Inner:
+		return k, 0
+	case turn == policeTurn:
+		return k, 1 + uint64(g.steps[p][1])
+	}
+	return implicit.Inner, 1 + uint64(g.steps[q][0])
+}
+
 // Unmoves appends the positions one move before t that were not over: the
 // piece that just moved came from a neighbouring cell or passed.
 func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
