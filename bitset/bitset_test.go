@@ -276,3 +276,36 @@ func TestLargeArrays(t *testing.T) {
 		runtime.GC()
 	}
 }
+
+func TestNibbles(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []uint64{0, 1, 15, 16, 17, 31, 32, 33, 100, 1000} {
+		p := NewNibbles(n)
+		want := make([]uint8, n)
+		for i := range n {
+			want[i] = uint8(r.IntN(16))
+			p.Set(i, want[i])
+		}
+		for i := range n {
+			if p.Get(i) != want[i] || p.AtomicGet(i) != want[i] {
+				t.Fatalf("n %d: nibble %d is %d, want %d", n, i, p.Get(i), want[i])
+			}
+		}
+		if n > 0 {
+			i := r.Uint64N(n)
+			if old := p.AtomicOr(i, 5); old != want[i] {
+				t.Fatalf("AtomicOr returned %d, want %d", old, want[i])
+			}
+			want[i] |= 5
+		}
+		pairs := p.LowPairs()
+		for i := range n {
+			if pairs.Get(i) != want[i]&3 {
+				t.Fatalf("n %d: LowPairs value %d is %d, want %d", n, i, pairs.Get(i), want[i]&3)
+			}
+		}
+		if got, wantLen := len(pairs.Words()), int((n+31)/32); got != wantLen {
+			t.Fatalf("n %d: LowPairs has %d words, want %d", n, got, wantLen)
+		}
+	}
+}

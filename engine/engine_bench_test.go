@@ -73,3 +73,26 @@ func BenchmarkAtomicRMW(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLean is BenchmarkParallel for the lean engine: half a byte per
+// position, move counts recomputed instead of stored.
+func BenchmarkLean(b *testing.B) {
+	games := benchGames(b)
+	for _, name := range []string{"police64", "graph1e7x2"} {
+		g := games[name]
+		for _, w := range []int{1, 2} {
+			b.Run(fmt.Sprintf("game=%s/workers=%d", name, w), func(b *testing.B) {
+				var edges uint64
+				for range b.N {
+					r, err := engine.Lean(ctx, g, engine.Options{Workers: w})
+					if err != nil {
+						b.Fatal(err)
+					}
+					edges += r.Edges()
+				}
+				b.ReportMetric(float64(edges)/b.Elapsed().Seconds(), "edges/s")
+				b.ReportMetric(float64(g.Size()*uint64(b.N))/b.Elapsed().Seconds(), "positions/s")
+			})
+		}
+	}
+}

@@ -38,6 +38,9 @@ type Options struct {
 	// zero value) chooses per level; PushOnly and PullOnly are for tests and
 	// measurements. The result is the same whichever.
 	Direction Direction
+	// Keep lists the positions whose depths a Lean solve keeps (the start,
+	// say); the other engines keep every depth and ignore it.
+	Keep []uint64
 }
 
 // reachBytesPerIndex is the memory per index that ReachableFrom adds to a
@@ -85,6 +88,13 @@ func SequentialMemoryNeeded(n, maxMoves uint64) uint64 {
 		w = 32
 	}
 	return uint64(float64(n) * seqBytesPerIndex(w))
+}
+
+// LeanMemoryNeeded returns the bytes the lean engine allocates to solve a
+// game of n indices: the nibbles, rounded up to the 2 MiB pages they are
+// mapped in, and the lists of small levels.
+func LeanMemoryNeeded(n uint64) uint64 {
+	return uint64(float64(n)*LeanBytesPerIndex) + 2<<20 + n/64
 }
 
 // MemoryNeeded returns the bytes the parallel engine allocates to solve a

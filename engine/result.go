@@ -4,6 +4,8 @@
 package engine
 
 import (
+	"fmt"
+
 	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
 )
@@ -62,7 +64,8 @@ type Result struct {
 	depthMask uint64 // the bits of a depths lane that hold the depth
 	counts    [4]uint64
 	maxDepth  uint64
-	edges     uint64 // predecessor edges the solve walked
+	edges     uint64      // predecessor edges the solve walked
+	lean      *leanDepths // a lean solve's: the depths of some positions only
 }
 
 // Size returns the number of indices.
@@ -73,16 +76,42 @@ func (r *Result) Value(i uint64) Value { return Value(r.values.Get(i)) }
 
 // Depth returns the depth of index i: the number of plies to the end of the
 // game when the winner hurries and the loser delays (GAMES.md). It is 0 for
-// terminal positions and, meaninglessly, for draws and illegal indices.
+// terminal positions and, meaninglessly, for draws and illegal indices. A
+// Result of Lean has the depths of the positions it was asked to keep and
+// of the longest win and loss only: Depth panics for another win or loss
+// (see KeepsDepth).
 func (r *Result) Depth(i uint64) uint64 {
 	if r.values.Get(i)-1 >= 2 {
 		return 0
 	}
+	if r.lean != nil {
+		d, ok := r.lean.known[i]
+		if !ok {
+			panic(fmt.Sprintf("engine: the depth of index %d was not kept by the lean solve", i))
+		}
+		return d
+	}
 	return r.depths.Get(i) & r.depthMask
 }
 
-// Lookup returns the value and depth of index i; the error is always nil.
-func (r *Result) Lookup(i uint64) (Value, uint64, error) { return r.Value(i), r.Depth(i), nil }
+// KeepsDepth reports whether Depth knows index i's depth: always, except in
+// a Result of Lean.
+func (r *Result) KeepsDepth(i uint64) bool {
+	if r.lean == nil || r.values.Get(i)-1 >= 2 {
+		return true
+	}
+	_, ok := r.lean.known[i]
+	return ok
+}
+
+// Lookup returns the value and depth of index i; the error is nil except
+// for a win or loss whose depth a lean solve did not keep.
+func (r *Result) Lookup(i uint64) (Value, uint64, error) {
+	if !r.KeepsDepth(i) {
+		return r.Value(i), 0, fmt.Errorf("index %d: the lean solve kept no depth for it", i)
+	}
+	return r.Value(i), r.Depth(i), nil
+}
 
 // Count returns the number of indices with value v.
 func (r *Result) Count(v Value) uint64 { return r.counts[v&3] }

@@ -14,6 +14,9 @@ type Stats struct {
 // ComputeStats walks r once and returns its depth histograms and longest
 // positions.
 func ComputeStats(r *Result) Stats {
+	if r.lean != nil {
+		return r.lean.stats // counted level by level
+	}
 	var s Stats
 	s.Wins = make([]uint64, r.maxDepth+1)
 	s.Losses = make([]uint64, r.maxDepth+1)

@@ -16,8 +16,9 @@ Solves named, deterministic workloads (random graphs, pawns and police
 boards) on each engine and worker count, each run in a child process, and
 prints the machine's facts, a table (median time, positions and predecessor
 edges per second, peak memory, bytes per position, and beside them the
-machine's roof: random atomic read-modify-writes per second over 2 bytes a
-position) and Go benchmark lines for benchstat.
+machine's roof: random atomic read-modify-writes per second over the array
+the engine updates, 2 bytes a position for par and seq, half a byte for
+lean) and Go benchmark lines for benchstat.
 
 Flags:
 `
@@ -27,7 +28,7 @@ func benchCmd(args []string, e *env) error {
 	fs.SetOutput(e.stderr)
 	quick := fs.Bool("quick", false, "run only the quick workloads, in seconds")
 	workers := fs.String("workers", "1,2", "comma-separated `counts` of workers for the parallel engine")
-	engines := fs.String("engines", "par,seq", "comma-separated `engines`: par, seq")
+	engines := fs.String("engines", "par,lean,seq", "comma-separated `engines`: par, lean, seq")
 	reps := fs.Int("reps", 3, "`repetitions` of each measurement (the median is reported)")
 	only := fs.String("workload", "", "comma-separated workload `names` to run (default: all, or the quick ones)")
 	fs.Usage = func() {
@@ -50,8 +51,8 @@ func benchCmd(args []string, e *env) error {
 		return usagef("bench: -workers: %v", err)
 	}
 	for _, eng := range strings.Split(*engines, ",") {
-		if eng != "par" && eng != "seq" {
-			return usagef("bench: -engines: %q is not par or seq", eng)
+		if eng != "par" && eng != "lean" && eng != "seq" {
+			return usagef("bench: -engines: %q is not par, lean or seq", eng)
 		}
 		c.Engines = append(c.Engines, eng)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit/dobutsu"
+	"github.com/retro-solver/retro/implicit/police"
 )
 
 // retro runs the command line with the given standard input and returns its
@@ -407,5 +408,79 @@ func TestStatsReachableDobutsu(t *testing.T) {
 	want := fmt.Sprintf("reachable from the start: %d positions up to symmetry (%d with their symmetric images)\n", *s.Stats.Reachable, lone)
 	if !strings.Contains(errs, want) {
 		t.Fatalf("-stats text lacks %q:\n%s", want, errs)
+	}
+}
+
+// TestLeanEngine checks that the lean engine gives the answers, statistics
+// and JSON of the parallel one, that auto picks it, that it is refused
+// where every depth is needed, and that it is chosen by itself when the
+// parallel engine does not fit in -max-memory.
+func TestLeanEngine(t *testing.T) {
+	board := police.Random(12, 11, 0.1, 0.02, 5).String()
+	for _, tc := range []struct {
+		input string
+		args  []string
+	}{
+		{board, []string{"police", "-stats", "-"}},
+		{board, []string{"police", "-json", "-stats", "-"}},
+		{"", []string{"police", "-stats", "../../examples/police.txt"}},
+		{"", []string{"pawns", "-stats", "../../examples/pawns.txt"}},
+		{"", []string{"pawns", "-json", "-stats", "../../examples/pawns.txt"}},
+		{"", []string{"quixo", "-n", "3", "-stats"}},
+	} {
+		args := func(engine string) []string {
+			return append([]string{"solve", tc.args[0], "-engine", engine}, tc.args[1:]...)
+		}
+		wantOut, wantErr, code := retro(t, tc.input, args("par")...)
+		if code != 0 {
+			t.Fatalf("%v with par: exit %d, %s", tc.args, code, wantErr)
+		}
+		for _, engine := range []string{"lean", "auto"} {
+			out, errs, code := retro(t, tc.input, args(engine)...)
+			if code != 0 || out != wantOut || errs != wantErr {
+				t.Errorf("%v with %s: exit %d, stdout %q, stderr %q; par says %q, %q", tc.args, engine, code, out, errs, wantOut, wantErr)
+			}
+		}
+	}
+	db := filepath.Join(t.TempDir(), "p.db")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"police", "-engine", "lean", "-db", db, "../../examples/police.txt"}, "-db needs every position's depth"},
+		{[]string{"police", "-engine", "lean", "-reachable", "../../examples/police.txt"}, "no -reachable"},
+		{[]string{"graph", "-engine", "lean", "../../examples/small.graph"}, "the game has no start"},
+	} {
+		out, errs, code := retro(t, "", append([]string{"solve"}, tc.args...)...)
+		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+	// 40 x 40, in a child process (whose memory is its own): the parallel
+	// engine needs about 13 MiB, the lean one 5 (auto chooses lean for
+	// police anyway, and says so).
+	big := filepath.Join(t.TempDir(), "big.police")
+	os.WriteFile(big, []byte(police.Random(40, 40, 0, 0.01, 2).String()), 0o644)
+	want, _, _ := retro(t, "", "solve", "police", "-engine", "par", big)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-engine", "par"}, 1, "needs about"},
+		{[]string{"-db", db}, 1, "needs about"},
+		{[]string{"-progress"}, 0, "solving in the lean mode"},
+	} {
+		cmd := exec.Command(os.Args[0], append(append([]string{"solve", "police", "-max-memory", "18M"}, tc.args...), big)...)
+		cmd.Env = append(os.Environ(), childEnv+"=1")
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		code := 0
+		if ee, ok := cmd.Run().(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != tc.code || !strings.Contains(errb.String(), tc.want) || (code == 0) != (out.String() == want) {
+			t.Errorf("-max-memory 18M %v: exit %d, stdout %q, stderr %q; want exit %d, %q and %q", tc.args, code, out.String(), errb.String(), tc.code, tc.want, want)
+		}
 	}
 }

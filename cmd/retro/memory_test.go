@@ -59,6 +59,7 @@ func TestMemoryEstimate(t *testing.T) {
 		{"police", policeFile, "-db", filepath.Join(dir, "p.db")},
 		{"graph", graphFile},
 		{"pawns", "testdata/golden/big.pawns"},
+		{"pawns", "testdata/golden/big.pawns", "-engine", "par"},
 	}
 	if !testing.Short() {
 		cases = append(cases, []string{"quixo", "-n", "4"}, []string{"quixo", "-n", "4", "-db", filepath.Join(dir, "q.db")}, []string{"teeko"})
@@ -95,7 +96,7 @@ func TestMemoryRefusal(t *testing.T) {
 	second := strings.SplitN(string(big), "\n", 2)[1]
 	input := filepath.Join(t.TempDir(), "two.pawns")
 	os.WriteFile(input, []byte("0 2\n"+first+second), 0o644)
-	cmd := exec.Command(os.Args[0], "solve", "pawns", "-max-memory", "18M", input)
+	cmd := exec.Command(os.Args[0], "solve", "pawns", "-engine", "par", "-max-memory", "18M", input)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb

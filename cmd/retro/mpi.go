@@ -20,8 +20,8 @@ func (c *solveConfig) joinMPI(d *implicit.Descriptor) (func(err error) error, er
 		return func(err error) error { return err }, nil
 	}
 	switch {
-	case c.engine == "seq":
-		return nil, usagef("solve %s: -engine seq runs in one process, not under mpirun", d.Name)
+	case c.engine == "seq" || c.engine == "lean":
+		return nil, usagef("solve %s: -engine %s runs in one process, not under mpirun", d.Name, c.engine)
 	case c.tiered && c.checkpoint == "" && c.dbPath == "":
 		return nil, usagef("solve %s: -tiered under mpirun needs -checkpoint FOLDER or -db FILE: the ranks share the finished tiers in a folder", d.Name)
 	case c.reachable:

@@ -33,7 +33,8 @@ const maxWorkers = 4096
 // solveConfig holds the flags that every game shares.
 type solveConfig struct {
 	ctx        context.Context
-	engine     string
+	engine     string // -engine: auto, par, lean or seq
+	solver     string // the engine solving the current instance: par, lean or seq
 	workers    int
 	progress   bool
 	maxMemory  byteSize
@@ -68,7 +69,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 	c := &solveConfig{ctx: e.ctx, env: e}
 	fs := flag.NewFlagSet("solve "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.StringVar(&c.engine, "engine", "par", "solver `engine`: par (frontier-parallel) or seq (sequential reference)")
+	fs.StringVar(&c.engine, "engine", "auto", "solver `engine`: par (frontier-parallel), lean (frontier-parallel in half a byte per position, keeping the depths of the start and the longest positions only), seq (sequential reference), or auto: lean for a game with a start whose moves are cheap to list (police, pawns) when no flag needs every depth (-db, -checkpoint, -reachable), or when par does not fit in -max-memory; par otherwise")
 	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine (default 0: one per core)")
 	fs.BoolVar(&c.progress, "progress", false, "print progress lines to standard error (default when it is a terminal)")
 	fs.Var(&c.maxMemory, "max-memory", "refuse solves that need more than this `size` of memory, e.g. 512M or 8G (default: the machine's memory)")
@@ -129,8 +130,13 @@ func solveCmd(args []string, e *env) error {
 	if err := parseFlags(fs, args[1:], e); err != nil {
 		return err
 	}
-	if c.engine != "par" && c.engine != "seq" {
-		return usagef("solve %s: -engine %q: want par or seq", d.Name, c.engine)
+	if c.engine != "auto" && c.engine != "par" && c.engine != "seq" && c.engine != "lean" {
+		return usagef("solve %s: -engine %q: want auto, par, lean or seq", d.Name, c.engine)
+	}
+	if c.engine == "lean" {
+		if why := c.notLean(); why != "" {
+			return usagef("solve %s: -engine lean: %s", d.Name, why)
+		}
 	}
 	if c.workers < 0 || c.workers > maxWorkers {
 		return usagef("solve %s: -workers %d: want 1 to %d, or 0 for one per core", d.Name, c.workers, maxWorkers)
@@ -348,16 +354,45 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 			*start = cg.Index(*start)
 		}
 	}
-	plan.solver = engine.MemoryNeeded(solved.Size(), solved.MaxMoves())
-	if c.engine == "seq" {
-		plan.solver = engine.SequentialMemoryNeeded(solved.Size(), solved.MaxMoves())
+	// The engine: lean where moves are cheap to list, since recomputing a
+	// position's count of moves to wins then costs less than keeping a
+	// counter (police and pawns solve about twice as fast, in a third of the
+	// memory); par where every depth is needed or moves are dear (canonical
+	// forms: quixo, teeko, dobutsu's mirror images).
+	c.solver = c.engine
+	if c.solver == "auto" {
+		c.solver = "par"
+		if start != nil && c.notLean() == "" && engine.MoveCost(solved) < cheapMove {
+			c.solver = "lean"
+		}
 	}
-	if c.reachable {
-		plan.solver += solved.Size() / 8 // the set of reached positions
+	if c.solver == "lean" {
+		why := c.notLean()
+		if start == nil {
+			why = "the game has no start, and the lean mode keeps no depths but the start's"
+		}
+		if why != "" {
+			return nil, usagef("solve %s: -engine lean: %s", d.Name, why)
+		}
 	}
-	plan.solver = uint64(float64(plan.solver) * solverSlack)
+	plan.solver = c.solverBytes(solved)
 	if err := plan.check(solved.Size(), limit); err != nil {
-		return nil, err
+		// The lean engine, if the parallel one does not fit and nothing
+		// asked for needs every depth.
+		if c.engine != "auto" || c.solver != "par" || c.notLean() != "" || start == nil {
+			return nil, err
+		}
+		c.solver = "lean"
+		plan.solver = c.solverBytes(solved)
+		if err := plan.check(solved.Size(), limit); err != nil {
+			return nil, err
+		}
+		if c.wantProgress() {
+			fmt.Fprintf(c.env.stderr, "retro: the parallel engine does not fit in %s\n", text.HumanBytes(limit))
+		}
+	}
+	if c.solver == "lean" && c.engine == "auto" && c.wantProgress() {
+		fmt.Fprintln(c.env.stderr, "retro: solving in the lean mode (half a byte per position; the depths of the start and the longest positions only)")
 	}
 	if c.wantProgress() {
 		fmt.Fprintf(c.env.stderr, "retro: memory %s (%d bytes in all)\n", plan, plan.total())
@@ -366,7 +401,11 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 	if c.reachable {
 		from = []uint64{*start}
 	}
-	r, err := c.run(solved, limit-(plan.runtime+plan.game+plan.db), from)
+	var keep []uint64
+	if start != nil {
+		keep = []uint64{*start}
+	}
+	r, err := c.run(solved, limit-(plan.runtime+plan.game+plan.db), from, keep)
 	if err != nil || r == nil { // no result: an MPI rank other than 0
 		return nil, err
 	}
@@ -427,15 +466,59 @@ func (c *solveConfig) memoryLimit() uint64 {
 	return 1 << 62
 }
 
+// cheapMove is the most a move may cost to list for -engine auto to choose
+// the lean engine: about a cache miss (engine.MoveCost).
+const cheapMove = 30 * time.Nanosecond
+
+// solverBytes returns the memory the chosen engine takes to solve g, with
+// the slack of its peak.
+func (c *solveConfig) solverBytes(g implicit.Game) uint64 {
+	var b uint64
+	switch c.solver {
+	case "seq":
+		b = engine.SequentialMemoryNeeded(g.Size(), g.MaxMoves())
+	case "lean":
+		b = engine.LeanMemoryNeeded(g.Size())
+	default:
+		b = engine.MemoryNeeded(g.Size(), g.MaxMoves())
+	}
+	if c.reachable {
+		b += g.Size() / 8 // the set of reached positions
+	}
+	return uint64(float64(b) * solverSlack)
+}
+
+// notLean says why the flags given cannot be served by the lean engine,
+// which keeps no depth but the start's and the longest positions': "" if
+// they can.
+func (c *solveConfig) notLean() string {
+	switch {
+	case c.dbPath != "":
+		return "-db needs every position's depth, which the lean mode does not keep"
+	case c.checkpoint != "":
+		return "the lean mode keeps no checkpoints"
+	case c.reachable:
+		return "the lean mode solves the whole game (no -reachable)"
+	case c.tiered:
+		return "-tiered is another engine"
+	case c.world != nil:
+		return "the lean mode runs in one process (not under mpirun)"
+	}
+	return ""
+}
+
 // run solves g with the engine the flags choose, in at most solverBytes
-// of its own.
-func (c *solveConfig) run(g implicit.Game, solverBytes uint64, reachableFrom []uint64) (*engine.Result, error) {
+// of its own; a lean solve keeps the depths of the positions in keep.
+func (c *solveConfig) run(g implicit.Game, solverBytes uint64, reachableFrom, keep []uint64) (*engine.Result, error) {
 	o := c.options()
 	o.MaxMemory = max(solverBytes, 1)
 	o.ReachableFrom = reachableFrom
 	switch {
-	case c.engine == "seq":
+	case c.solver == "seq":
 		return engine.Sequential(c.ctx, g, o)
+	case c.solver == "lean":
+		o.Keep = keep
+		return engine.Lean(c.ctx, g, o)
 	case c.world != nil:
 		return c.runDistributed(g, o)
 	}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
@@ -43,6 +44,57 @@ func CrossCheck(ctx context.Context, g implicit.Game, workers ...int) error {
 			if got.Edges() != want.Edges() || got.MaxDepth() != want.MaxDepth() {
 				return fmt.Errorf("enginetest: with %d workers (%v), %d edges walked back and max depth %d; the sequential engine says %d and %d",
 					w, dir, got.Edges(), got.MaxDepth(), want.Edges(), want.MaxDepth())
+			}
+		}
+	}
+	return checkLean(ctx, g, want, workers)
+}
+
+// checkLean solves g with the lean engine on the first and last worker
+// counts and compares it with want, the sequential solve: every value, the
+// counts, the depth histogram, the longest win and loss, the edges, and the
+// depths of up to 1000 positions kept.
+func checkLean(ctx context.Context, g implicit.Game, want *engine.Result, workers []int) error {
+	n := g.Size()
+	var keep []uint64
+	for i := uint64(0); i < n; i += max(1, n/1000) {
+		keep = append(keep, i)
+	}
+	wantStats := engine.ComputeStats(want)
+	for j, w := range workers {
+		if j != 0 && j != len(workers)-1 {
+			continue
+		}
+		got, err := engine.Lean(ctx, g, engine.Options{Workers: w, Keep: keep})
+		if err != nil {
+			return err
+		}
+		for i := range n {
+			if got.Value(i) != want.Value(i) {
+				return fmt.Errorf("enginetest: lean, %d workers: index %d is %v; the sequential engine says %v", w, i, got.Value(i), want.Value(i))
+			}
+		}
+		for _, i := range keep {
+			if got.Depth(i) != want.Depth(i) {
+				return fmt.Errorf("enginetest: lean, %d workers: index %d has depth %d; the sequential engine says %d", w, i, got.Depth(i), want.Depth(i))
+			}
+		}
+		if got.Edges() != want.Edges() || got.MaxDepth() != want.MaxDepth() {
+			return fmt.Errorf("enginetest: lean, %d workers: %d edges walked back and max depth %d; the sequential engine says %d and %d",
+				w, got.Edges(), got.MaxDepth(), want.Edges(), want.MaxDepth())
+		}
+		st := engine.ComputeStats(got)
+		if !slices.Equal(st.Wins, wantStats.Wins) || !slices.Equal(st.Losses, wantStats.Losses) {
+			return fmt.Errorf("enginetest: lean, %d workers: depth histogram %v %v differs from the sequential engine's %v %v", w, st.Wins, st.Losses, wantStats.Wins, wantStats.Losses)
+		}
+		if st.HasLongestWin != wantStats.HasLongestWin || st.LongestWin != wantStats.LongestWin ||
+			st.HasLongestLoss != wantStats.HasLongestLoss || st.LongestLoss != wantStats.LongestLoss {
+			return fmt.Errorf("enginetest: lean, %d workers: longest win and loss %d, %d; the sequential engine says %d, %d",
+				w, st.LongestWin, st.LongestLoss, wantStats.LongestWin, wantStats.LongestLoss)
+		}
+		for _, i := range []uint64{st.LongestWin, st.LongestLoss} {
+			if i < n && got.Depth(i) != want.Depth(i) {
+				return fmt.Errorf("enginetest: lean, %d workers: longest position %d has depth %d, want %d", w, i, got.Depth(i), want.Depth(i))
 			}
 		}
 	}

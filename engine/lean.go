@@ -1,0 +1,367 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+	"time"
+
+	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// LeanBytesPerIndex is the lean engine's memory per index: a nibble (and,
+// for the lists of small levels, n/64 bytes in all; see LeanMemoryNeeded).
+const LeanBytesPerIndex = 0.5
+
+// Lean solves g like Parallel in half a byte per index, for games too
+// large for the 2 to 4 bytes the parallel engine takes, and returns the
+// same values; of the depths it keeps only those of the positions in
+// opt.Keep and of the longest win and loss (see Result.Depth), with the
+// depth histogram.
+//
+// Each index has a nibble: its value code (0 unresolved, 1 win, 2 loss, 3
+// illegal) and two frontier bits, which serve as this level's frontier and
+// the next level's by turns. No move count is stored; it is recomputed:
+//
+//  1. One parallel pass classifies every index; the terminal positions, and
+//     the inner ones with no move, form the frontier of depth 0.
+//  2. Level d: workers scan the nibbles for the frontier's bit, in index
+//     order (or take the list of its positions, for a small level), and
+//     walk each frontier position's un-moves. A predecessor of
+//     a loss is claimed as a win; a predecessor of a win is a loss if all
+//     its moves reach wins of depth d or less, which it checks by listing
+//     its moves. A claim is one atomic OR of the value code and the next
+//     frontier bit together, so a win claimed at this level (code set,
+//     next bit set) is never taken for a win of an earlier one (code set,
+//     next bit clear), and only the worker whose OR found the code 0 counts
+//     the claim.
+//  3. When a frontier is empty, every unresolved position is a draw.
+//
+// The sets of positions resolved at each level are those of Parallel (seed
+// 004, section 1.2), so the values, the depths kept and the counts are the
+// same; the loss test costs a listing of moves per (predecessor, win)
+// pair, which is what saves the counter. Lean solves plain games: not an
+// ExitGame (tiers), without ReachableFrom and without checkpoints.
+func Lean(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
+	switch {
+	case len(opt.ReachableFrom) > 0:
+		return nil, errors.New("the lean engine does not restrict a solve to the reachable positions")
+	case opt.Checkpoint != nil:
+		return nil, errors.New("the lean engine keeps no checkpoints")
+	}
+	if _, ok := g.(ExitGame); ok {
+		return nil, errors.New("the lean engine does not solve tiers")
+	}
+	n := g.Size()
+	for _, k := range opt.Keep {
+		if k >= n {
+			return nil, fmt.Errorf("position %d to keep is out of range: the game has %d indices", k, n)
+		}
+	}
+	if err := opt.CheckMemory(n, float64(LeanMemoryNeeded(n))/float64(max(n, 1))); err != nil {
+		return nil, err
+	}
+	s := &leanSolver{
+		g:       g,
+		n:       n,
+		workers: parallel.Workers(opt.Workers),
+		nibs:    bitset.NewNibbles(n),
+		keep:    opt.Keep,
+	}
+	s.bufs = make([]leanBuf, s.workers)
+	// Levels of up to n/1024 positions are also listed, so that the next
+	// level expands the list instead of scanning every nibble: the long
+	// tails of small levels (police 256x256: 250 levels at the end, 64 s of
+	// scans) cost next to nothing.
+	perWorker := max(n/1024/uint64(s.workers), 1024)
+	for w := range s.bufs {
+		s.bufs[w].list = make([]uint64, 0, perWorker)
+	}
+	s.listed = make([]uint64, 0, perWorker*uint64(s.workers))
+	s.prog = StartProgress(opt, n)
+	defer s.prog.Stop()
+	return s.solve(ctx)
+}
+
+type leanSolver struct {
+	g       implicit.Game
+	n       uint64
+	workers int
+	nibs    bitset.Nibbles
+	keep    []uint64
+	bufs    []leanBuf
+	prog    *Progress
+	// The positions of the level being expanded, when they were few enough
+	// to list (sparse); otherwise the level is found by a scan.
+	listed   []uint64
+	sparse   bool
+	overflow atomic.Bool // some worker's list was full at this level
+}
+
+// leanBuf is one worker's buffers and tallies, a cache line apart from the
+// others'.
+type leanBuf struct {
+	preds, moves []uint64
+	list         []uint64 // the positions this worker claimed at this level, while they fit
+	edges        uint64
+	count        uint64 // positions this worker claimed at this level
+	wins, losses uint64 // frontier positions of each value this worker expanded
+	firstWin     uint64 // the lowest win index it expanded, or ^0
+	firstLoss    uint64
+	_            [64 - 8]byte
+}
+
+// Nibble bits: the value code in the low two, then the two frontier bits.
+const (
+	leanCode  = 3
+	leanFront = 4 // the first frontier bit; the second is leanFront << 1
+)
+
+// frontierBit returns the nibble bit that marks level d's frontier.
+func frontierBit(d uint64) uint8 { return leanFront << (d & 1) }
+
+// frontierMask has the frontier bit of level d set in every nibble.
+func frontierMask(d uint64) uint64 { return 0x4444_4444_4444_4444 << (d & 1) }
+
+func (s *leanSolver) solve(ctx context.Context) (*Result, error) {
+	s.prog.SetPhase("classifying")
+	count, err := s.classify(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.prog.SetPhase("")
+	var st Stats
+	known := map[uint64]uint64{}
+	var depth, edges uint64
+	for ; count > 0; depth++ {
+		s.prog.Level(depth, count)
+		cur := frontierBit(depth)
+		for _, k := range s.keep {
+			if s.nibs.Get(k)&cur != 0 {
+				known[k] = depth
+			}
+		}
+		if count, err = s.expand(ctx, depth); err != nil {
+			return nil, err
+		}
+		var wins, losses uint64
+		firstWin, firstLoss := ^uint64(0), ^uint64(0)
+		for w := range s.bufs {
+			b := &s.bufs[w]
+			wins, losses = wins+b.wins, losses+b.losses
+			firstWin, firstLoss = min(firstWin, b.firstWin), min(firstLoss, b.firstLoss)
+		}
+		st.Wins, st.Losses = append(st.Wins, wins), append(st.Losses, losses)
+		if wins > 0 {
+			st.LongestWin, st.HasLongestWin = firstWin, true
+			known[firstWin] = depth
+		}
+		if losses > 0 {
+			st.LongestLoss, st.HasLongestLoss = firstLoss, true
+			known[firstLoss] = depth
+		}
+	}
+	if len(st.Wins) == 0 { // no level: the histogram of depth 0, as ComputeStats has it
+		st.Wins, st.Losses = []uint64{0}, []uint64{0}
+	}
+	for w := range s.bufs {
+		edges += s.bufs[w].edges
+	}
+	s.prog.SetPhase("collecting values")
+	r := &Result{n: s.n, values: s.nibs.LowPairs(), edges: edges, lean: &leanDepths{stats: st, known: known}}
+	if depth > 0 {
+		r.maxDepth = depth - 1
+	}
+	r.countValues()
+	return r, nil
+}
+
+// classify stores every index's code and marks the frontier of depth 0;
+// chunks start on multiples of 64, so no two workers share a word.
+func (s *leanSolver) classify(ctx context.Context) (uint64, error) {
+	classify := implicit.ClassifierOf(s.g)
+	cur := frontierBit(0)
+	err := parallel.For(ctx, s.workers, s.n, parallel.ChunkFor(s.n, s.workers, 4096), func(w int, lo, hi uint64) error {
+		b := &s.bufs[w]
+		buf := b.moves
+		var kind implicit.Kind
+		var k uint64
+		for i := lo; i < hi; i++ {
+			kind, k, buf = classify(i, buf)
+			switch {
+			case kind == implicit.Illegal:
+				s.nibs.Set(i, uint8(Illegal))
+			case kind != implicit.Inner:
+				s.nibs.Set(i, uint8(kind)|cur)
+				s.note(b, i)
+			case k == 0:
+				s.nibs.Set(i, uint8(Loss)|cur)
+				s.note(b, i)
+			}
+		}
+		b.moves = buf
+		s.prog.Advance(hi - lo)
+		return nil
+	})
+	return s.claimed(), err
+}
+
+// note counts position i, claimed for the next level by worker b, and
+// lists it while the lists have room.
+func (s *leanSolver) note(b *leanBuf, i uint64) {
+	b.count++
+	if s.overflow.Load() {
+		return
+	}
+	if len(b.list) == cap(b.list) {
+		s.overflow.Store(true)
+		return
+	}
+	b.list = append(b.list, i)
+}
+
+// claimed returns the positions the workers claimed since the last call,
+// and makes them the level to expand next: listed if no list overflowed.
+func (s *leanSolver) claimed() uint64 {
+	var c uint64
+	s.listed = s.listed[:0]
+	s.sparse = !s.overflow.Load()
+	for w := range s.bufs {
+		b := &s.bufs[w]
+		c += b.count
+		if s.sparse {
+			s.listed = append(s.listed, b.list...)
+		}
+		b.count, b.list = 0, b.list[:0]
+	}
+	s.overflow.Store(false)
+	return c
+}
+
+// expand expands level d: each worker scans its chunks' nibble words for
+// the frontier bit, expands those positions, and clears the bits of each
+// word it has scanned (an atomic AND: other workers may be claiming
+// positions of the same word for the next level). It returns the number
+// of positions claimed for level d+1.
+func (s *leanSolver) expand(ctx context.Context, d uint64) (uint64, error) {
+	for w := range s.bufs {
+		b := &s.bufs[w]
+		b.wins, b.losses = 0, 0
+		b.firstWin, b.firstLoss = ^uint64(0), ^uint64(0)
+	}
+	words := s.nibs.Words()
+	next := frontierBit(d + 1)
+	if s.sparse {
+		cur := uint64(frontierBit(d))
+		list := s.listed
+		err := parallel.For(ctx, s.workers, uint64(len(list)), parallel.ChunkFor(uint64(len(list)), s.workers, 64), func(w int, lo, hi uint64) error {
+			b := &s.bufs[w]
+			for _, t := range list[lo:hi] {
+				sh := (t & 15) * 4
+				x := atomic.LoadUint64(&words[t>>4])
+				s.expandOne(b, t, Value(x>>sh&leanCode), next)
+				atomic.AndUint64(&words[t>>4], ^(cur << sh))
+			}
+			return nil
+		})
+		return s.claimed(), err
+	}
+	mask := frontierMask(d)
+	err := parallel.For(ctx, s.workers, uint64(len(words)), parallel.ChunkFor(uint64(len(words)), s.workers, 64), func(w int, lo, hi uint64) error {
+		b := &s.bufs[w]
+		for wi := lo; wi < hi; wi++ {
+			x := atomic.LoadUint64(&words[wi])
+			front := x & mask
+			if front == 0 {
+				continue
+			}
+			for f := front; f != 0; f &= f - 1 {
+				sh := uint64(bits.TrailingZeros64(f)) &^ 3
+				t := wi<<4 | sh>>2
+				s.expandOne(b, t, Value(x>>sh&leanCode), next)
+			}
+			atomic.AndUint64(&words[wi], ^front)
+		}
+		s.prog.Advance(0)
+		return nil
+	})
+	return s.claimed(), err
+}
+
+// expandOne resolves what frontier position t, of value v, decides among
+// its predecessors.
+func (s *leanSolver) expandOne(b *leanBuf, t uint64, v Value, next uint8) {
+	if v == Win {
+		b.wins++
+		b.firstWin = min(b.firstWin, t)
+	} else {
+		b.losses++
+		b.firstLoss = min(b.firstLoss, t)
+	}
+	b.preds = s.g.Unmoves(t, b.preds[:0])
+	b.edges += uint64(len(b.preds))
+	for _, p := range b.preds {
+		if s.nibs.AtomicGet(p)&leanCode != 0 {
+			continue // resolved, or claimed at this level
+		}
+		claim := uint8(Win)
+		if v == Win {
+			if !s.allOldWins(b, p, next) {
+				continue
+			}
+			claim = uint8(Loss)
+		}
+		if s.nibs.AtomicOr(p, claim|next)&leanCode == 0 {
+			s.note(b, p)
+		}
+	}
+}
+
+// allOldWins reports whether every move of p reaches a win of this level
+// or an earlier one: a win whose next-frontier bit is clear.
+func (s *leanSolver) allOldWins(b *leanBuf, p uint64, next uint8) bool {
+	b.moves = s.g.Moves(p, b.moves[:0])
+	for _, m := range b.moves {
+		if s.nibs.AtomicGet(m)&(leanCode|next) != uint8(Win) {
+			return false
+		}
+	}
+	return true
+}
+
+// leanDepths is what a lean solve keeps of the depths.
+type leanDepths struct {
+	stats Stats
+	known map[uint64]uint64 // the depths kept, by index
+}
+
+// MoveCost returns the time g takes to list a move, measured on the inner
+// positions of 64 runs of 256 consecutive indices spread over the index,
+// or 0 if it found none. The lean engine lists a predecessor's moves where
+// the parallel one decrements a counter: it pays where a move costs less
+// than the cache miss the counter costs (police, pawns: 5 to 10 ns here)
+// and not where moves need canonical forms (quixo, dobutsu: 120 to 210 ns).
+func MoveCost(g implicit.Game) time.Duration {
+	const runs, run = 64, 256
+	n := g.Size()
+	var buf []uint64
+	var moves uint64
+	start := time.Now()
+	for r := range uint64(runs) {
+		lo := r * n / runs
+		for i := lo; i < min(lo+run, n); i++ {
+			if g.Classify(i) == implicit.Inner {
+				buf = g.Moves(i, buf[:0])
+				moves += uint64(len(buf))
+			}
+		}
+	}
+	if moves == 0 {
+		return 0
+	}
+	return time.Since(start) / time.Duration(moves)
+}
