@@ -198,6 +198,39 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 	return dst
 }
 
+// NumMoves returns the number of moves of s: Moves without the list.
+func (g *Game) NumMoves(s uint64) uint64 {
+	_, k := g.ClassifyCount(s)
+	return k
+}
+
+// ClassifyCount returns Classify(s) and, for an inner position, its
+// number of moves, decoding s once and computing no index.
+func (g *Game) ClassifyCount(s uint64) (implicit.Kind, uint64) {
+	a, b, c := g.unrank(s)
+	if k := g.classify(a, b, c); k != implicit.Inner {
+		return k, 0
+	}
+	var k uint64
+	if !g.redToMove(a, b, c) {
+		for _, d := range [3]int{up, left, right} {
+			if g.nb[c][d] >= 0 {
+				k++
+			}
+		}
+		return implicit.Inner, k
+	}
+	for d := range 4 {
+		if n := int(g.nb[a][d]); n >= 0 && n != b {
+			k++
+		}
+		if n := int(g.nb[b][d]); n >= 0 && n != a {
+			k++
+		}
+	}
+	return implicit.Inner, k
+}
+
 // Unmoves appends the positions one move before t: positions that are not
 // over yet and that the player who just moved left to reach t.
 func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
