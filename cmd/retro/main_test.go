@@ -232,7 +232,7 @@ func TestBenchQuick(t *testing.T) {
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Fields(line)
 		switch {
-		case len(f) == 11 && (f[1] == "par" || f[1] == "seq"): // "7.7 MiB" is two fields
+		case len(f) == 11 && (f[1] == "par" || f[1] == "lean" || f[1] == "seq"): // "7.7 MiB" is two fields
 			rows++
 			if !strings.HasSuffix(f[10], "%") {
 				t.Errorf("row %q has no edges/roof ratio", line)
@@ -244,9 +244,9 @@ func TestBenchQuick(t *testing.T) {
 			}
 		}
 	}
-	// 4 quick workloads x (par with 1 and 2 workers, seq), 2 runs each.
-	if rows != 12 || lines != 24 {
-		t.Fatalf("%d table rows and %d benchmark lines, want 12 and 24:\n%s", rows, lines, out)
+	// 4 quick workloads x (par and lean with 1 and 2 workers, seq), 2 runs each.
+	if rows != 20 || lines != 40 {
+		t.Fatalf("%d table rows and %d benchmark lines, want 20 and 40:\n%s", rows, lines, out)
 	}
 }
 
