@@ -346,22 +346,13 @@ type leanDepths struct {
 // than the cache miss the counter costs (police, pawns: 5 to 10 ns here)
 // and not where moves need canonical forms (quixo, dobutsu: 120 to 210 ns).
 func MoveCost(g implicit.Game) time.Duration {
-	const runs, run = 64, 256
-	n := g.Size()
 	var buf []uint64
-	var moves uint64
-	start := time.Now()
-	for r := range uint64(runs) {
-		lo := r * n / runs
-		for i := lo; i < min(lo+run, n); i++ {
-			if g.Classify(i) == implicit.Inner {
-				buf = g.Moves(i, buf[:0])
-				moves += uint64(len(buf))
-			}
+	ns := nanosPerMove(g.Size(), 64, func(i uint64) uint64 {
+		if g.Classify(i) != implicit.Inner {
+			return 0
 		}
-	}
-	if moves == 0 {
-		return 0
-	}
-	return time.Since(start) / time.Duration(moves)
+		buf = g.Moves(i, buf[:0])
+		return uint64(len(buf))
+	})
+	return time.Duration(ns)
 }

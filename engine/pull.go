@@ -126,32 +126,42 @@ func (d *directions) record(pulled bool, f, edges uint64, took time.Duration) {
 // nanoseconds per move with all workers pulling, or 0 if the sample found
 // no move.
 func (s *parSolver) samplePull() float64 {
-	const runs, run = 16, 256
 	set := s.cur.Set()
 	b := &s.bufs[0]
-	var moves, hits uint64
+	var hits uint64
+	ns := nanosPerMove(s.n, 16, func(i uint64) uint64 {
+		if s.lanes.Get(i)>>s.codeShift != 0 {
+			return 0
+		}
+		b.buf = s.g.Moves(i, b.buf[:0])
+		for _, m := range b.buf {
+			if set.Test(m) {
+				hits++
+			}
+		}
+		return uint64(len(b.buf))
+	})
+	s.sampleHits += hits // keeps the lookups from being optimised away
+	return ns / float64(s.workers)
+}
+
+// nanosPerMove calls visit on every index of runs runs of 256 consecutive
+// indices spread over [0, n), visit returning the moves it handled, and
+// returns the nanoseconds it took per move, or 0 if there was none.
+func nanosPerMove(n, runs uint64, visit func(i uint64) uint64) float64 {
+	const run = 256
+	var moves uint64
 	start := time.Now()
-	for r := range uint64(runs) {
-		lo := r * s.n / runs
-		for i := lo; i < min(lo+run, s.n); i++ {
-			if s.lanes.Get(i)>>s.codeShift != 0 {
-				continue
-			}
-			b.buf = s.g.Moves(i, b.buf[:0])
-			for _, m := range b.buf {
-				if set.Test(m) {
-					hits++
-				}
-			}
-			moves += uint64(len(b.buf))
+	for r := range runs {
+		lo := r * n / runs
+		for i := lo; i < min(lo+run, n); i++ {
+			moves += visit(i)
 		}
 	}
-	took := time.Since(start)
-	s.sampleHits += hits // keeps the lookups from being optimised away
 	if moves == 0 {
 		return 0
 	}
-	return float64(took.Nanoseconds()) / float64(moves) / float64(s.workers)
+	return float64(time.Since(start).Nanoseconds()) / float64(moves)
 }
 
 // census counts the unresolved positions and their moves (the counts in

@@ -359,27 +359,24 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 	// counter (police and pawns solve about twice as fast, in a third of the
 	// memory); par where every depth is needed or moves are dear (canonical
 	// forms: quixo, teeko, dobutsu's mirror images).
-	c.solver = c.engine
-	if c.solver == "auto" {
-		c.solver = "par"
-		if start != nil && c.notLean() == "" && engine.MoveCost(solved) < cheapMove {
-			c.solver = "lean"
-		}
+	notLean := c.notLean()
+	if notLean == "" && start == nil {
+		notLean = "the game has no start, and the lean mode keeps no depths but the start's"
 	}
-	if c.solver == "lean" {
-		why := c.notLean()
-		if start == nil {
-			why = "the game has no start, and the lean mode keeps no depths but the start's"
-		}
-		if why != "" {
-			return nil, usagef("solve %s: -engine lean: %s", d.Name, why)
-		}
+	c.solver = c.engine
+	switch {
+	case c.solver == "lean" && notLean != "":
+		return nil, usagef("solve %s: -engine lean: %s", d.Name, notLean)
+	case c.solver == "auto" && notLean == "" && engine.MoveCost(solved) < cheapMove:
+		c.solver = "lean"
+	case c.solver == "auto":
+		c.solver = "par"
 	}
 	plan.solver = c.solverBytes(solved)
 	if err := plan.check(solved.Size(), limit); err != nil {
 		// The lean engine, if the parallel one does not fit and nothing
 		// asked for needs every depth.
-		if c.engine != "auto" || c.solver != "par" || c.notLean() != "" || start == nil {
+		if c.engine != "auto" || c.solver != "par" || notLean != "" {
 			return nil, err
 		}
 		c.solver = "lean"
