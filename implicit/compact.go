@@ -250,42 +250,48 @@ func (c *Compact) classifier() func(i uint64, buf []uint64) (Kind, uint64, []uin
 	}
 }
 
-// Moves appends the distinct classes reachable from class i.
+// Moves appends the distinct classes reachable from class i, in
+// increasing order.
 func (c *Compact) Moves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
 	if c.cm != nil {
-		return c.canonicalRanks(c.cm.CanonicalMoves(c.Position(i), dst), start)
+		return c.canonicalRanks(c.cm.CanonicalMoves(c.Position(i), dst), start, SortedSet)
 	}
-	return c.ranks(c.S.Moves(c.Position(i), dst), start)
+	return c.ranks(c.S.Moves(c.Position(i), dst), start, SortedSet)
 }
 
-// Unmoves appends the distinct classes that can move into class i.
+// Unmoves appends the distinct classes that can move into class i, in no
+// particular order (deduplicated without sorting them, which costs more).
 func (c *Compact) Unmoves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
 	if c.cm != nil {
-		return c.canonicalRanks(c.cm.CanonicalUnmoves(c.Position(i), dst), start)
+		return c.canonicalRanks(c.cm.CanonicalUnmoves(c.Position(i), dst), start, Distinct)
 	}
-	return c.ranks(c.S.Unmoves(c.Position(i), dst), start)
+	return c.ranks(c.S.Unmoves(c.Position(i), dst), start, Distinct)
 }
 
-// canonicalRanks replaces dst[start:], canonical positions, by the sorted
-// set of their compact indices.
-func (c *Compact) canonicalRanks(dst []uint64, start int) []uint64 {
+// canonicalRanks replaces dst[start:], canonical positions, by their
+// distinct compact indices, deduplicated by dedupe (SortedSet or
+// Distinct). Ranks keep the positions' order, so the positions are
+// deduplicated first: a repeated class (a fifth of a Quixo position's
+// un-moves) is never ranked.
+func (c *Compact) canonicalRanks(dst []uint64, start int, dedupe func([]uint64) []uint64) []uint64 {
+	dst = append(dst[:start], dedupe(dst[start:])...)
 	tail := dst[start:]
 	for k, s := range tail {
 		tail[k] = c.rank(s)
 	}
-	return append(dst[:start], SortedSet(tail)...)
+	return dst
 }
 
-// ranks replaces dst[start:] by the sorted set of its elements' compact
-// indices.
-func (c *Compact) ranks(dst []uint64, start int) []uint64 {
+// ranks replaces dst[start:] by its elements' distinct compact indices,
+// deduplicated by dedupe.
+func (c *Compact) ranks(dst []uint64, start int, dedupe func([]uint64) []uint64) []uint64 {
 	tail := dst[start:]
 	for k, s := range tail {
 		tail[k] = c.Index(s)
 	}
-	return append(dst[:start], SortedSet(tail)...)
+	return append(dst[:start], dedupe(tail)...)
 }
 
 // Describe describes class i by its representative, if the game can.

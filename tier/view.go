@@ -51,8 +51,9 @@ func (v *view) MaxExitDepth() uint64            { return v.maxExit }
 func (v *view) Classify(i uint64) implicit.Kind { return v.g.Classify(v.pos(i)) }
 
 // inside keeps, of the positions dst[start:], those of the tier, as
-// entries, each once for a symmetric game.
-func (v *view) inside(dst []uint64, start int) []uint64 {
+// entries, each once for a symmetric game (deduplicated by dedupe:
+// SortedSet or Distinct).
+func (v *view) inside(dst []uint64, start int, dedupe func([]uint64) []uint64) []uint64 {
 	out := dst[:start]
 	for _, p := range dst[start:] {
 		if p >= v.lo && p < v.hi {
@@ -60,19 +61,23 @@ func (v *view) inside(dst []uint64, start int) []uint64 {
 		}
 	}
 	if v.sym != nil {
-		return append(out[:start], implicit.SortedSet(out[start:])...)
+		return append(out[:start], dedupe(out[start:])...)
 	}
 	return out
 }
 
+// Moves lists the entries i moves to in the tier, in increasing order for
+// a symmetric game.
 func (v *view) Moves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
-	return v.inside(v.g.Moves(v.pos(i), dst), start)
+	return v.inside(v.g.Moves(v.pos(i), dst), start, implicit.SortedSet)
 }
 
+// Unmoves lists the entries of the tier that move to i, in no particular
+// order.
 func (v *view) Unmoves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
-	return v.inside(v.g.Unmoves(v.pos(i), dst), start)
+	return v.inside(v.g.Unmoves(v.pos(i), dst), start, implicit.Distinct)
 }
 
 // ClassifyExits classifies entry i, counts its moves inside the tier and
@@ -118,7 +123,7 @@ func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, eng
 	}
 	inside := buf[:n]
 	if v.sym != nil {
-		inside = implicit.SortedSet(inside)
+		inside = implicit.Distinct(inside)
 	}
 	return kind, uint64(len(inside)), exit, buf
 }

@@ -840,7 +840,7 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 		}
 	})
 	if g.mayRepeat(&p) {
-		u.dst = append(u.dst[:len(dst)], implicit.SortedSet(u.dst[len(dst):])...)
+		u.dst = append(u.dst[:len(dst)], implicit.Distinct(u.dst[len(dst):])...)
 	}
 	return u.dst
 }

@@ -463,7 +463,7 @@ func (g *Game) ClassifyClasses(s uint64) (implicit.Kind, uint64) {
 			keys = append(keys, g.canonicalKey(nt, nm))
 		}
 	}
-	return implicit.Inner, uint64(len(implicit.SortedSet(keys)))
+	return implicit.Inner, uint64(len(implicit.Distinct(keys)))
 }
 
 // smallest4 returns the smallest of the 8 images under the symmetries of
@@ -471,19 +471,23 @@ func (g *Game) ClassifyClasses(s uint64) (implicit.Kind, uint64) {
 // the high 16 bits and O's in the low (so that the word's order is that of
 // X<<32 | O): each row is a nibble of each half, so a flip and the
 // transposition are a few shifts and masks on both boards at once, where
-// the tables cost two lookups per board and symmetry.
+// the tables cost two lookups per board and symmetry. Two images travel
+// in one 64-bit word, so that the 8 take one column flip, one row flip
+// and two transpositions.
 func smallest4(p uint32) uint32 {
-	best := p
-	for _, q := range [4]uint32{p, flipColumns4(p), flipRows4(p), flipRows4(flipColumns4(p))} {
-		best = min(best, q, transpose4(q))
-	}
-	return best
+	a := uint64(p) | uint64(flipColumns4(p))<<32 // identity, columns flipped
+	b := flipRows4(a)                            // rows flipped, both flipped
+	c, d := transpose4(a), transpose4(b)
+	lo := min(uint32(a), uint32(b), uint32(c), uint32(d))
+	hi := min(uint32(a>>32), uint32(b>>32), uint32(c>>32), uint32(d>>32))
+	return min(lo, hi)
 }
 
-// flipRows4 maps row r to row 3-r: the nibbles of each half reversed.
-func flipRows4(p uint32) uint32 {
-	p = p&0x00ff00ff<<8 | p>>8&0x00ff00ff
-	return p&0x0f0f0f0f<<4 | p>>4&0x0f0f0f0f
+// flipRows4 maps row r to row 3-r in each 16-bit board of p: the nibbles
+// of each half reversed.
+func flipRows4(p uint64) uint64 {
+	p = p&0x00ff00ff00ff00ff<<8 | p>>8&0x00ff00ff00ff00ff
+	return p&0x0f0f0f0f0f0f0f0f<<4 | p>>4&0x0f0f0f0f0f0f0f0f
 }
 
 // flipColumns4 maps column c to column 3-c: the bits of each nibble
@@ -493,13 +497,13 @@ func flipColumns4(p uint32) uint32 {
 	return p&0x55555555<<1 | p>>1&0x55555555
 }
 
-// transpose4 maps cell (r, c) to (c, r): the cells of each 2 x 2 block
-// off its diagonal swap (bit 4r+c with 4r+c+3), then the 2 x 2 blocks off
-// the board's diagonal (bit 4r+c with 4r+c+6).
-func transpose4(p uint32) uint32 {
-	t := (p ^ p>>3) & 0x0a0a0a0a
+// transpose4 maps cell (r, c) to (c, r) in each 16-bit board of p: the
+// cells of each 2 x 2 block off its diagonal swap (bit 4r+c with 4r+c+3),
+// then the 2 x 2 blocks off the board's diagonal (bit 4r+c with 4r+c+6).
+func transpose4(p uint64) uint64 {
+	t := (p ^ p>>3) & 0x0a0a0a0a0a0a0a0a
 	p ^= t ^ t<<3
-	t = (p ^ p>>6) & 0x00cc00cc
+	t = (p ^ p>>6) & 0x00cc00cc00cc00cc
 	return p ^ t ^ t<<6
 }
 

@@ -297,7 +297,7 @@ func (g Game) ClassifyClasses(s uint64) (implicit.Kind, uint64) {
 		bx, bo := g.canonicalSets(x, o)
 		return uint64(bx)<<25 | uint64(bo)
 	}, buf[:0])
-	return implicit.Inner, uint64(len(implicit.SortedSet(keys)))
+	return implicit.Inner, uint64(len(implicit.Distinct(keys)))
 }
 
 // moveList appends, for each move of s, what index returns of the position
