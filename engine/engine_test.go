@@ -48,6 +48,14 @@ type markedGame struct {
 
 func (g *markedGame) Classify(s uint64) implicit.Kind { return g.kinds[s] }
 
+// ClassifyCount replaces the graph's, which takes every vertex for inner.
+func (g *markedGame) ClassifyCount(s uint64) (implicit.Kind, uint64) {
+	if g.kinds[s] != implicit.Inner {
+		return g.kinds[s], 0
+	}
+	return implicit.Inner, g.NumMoves(s)
+}
+
 func randomMarkedGame(seed uint64) *markedGame {
 	r := rand.New(rand.NewPCG(seed, 7))
 	n := 1 + r.Uint64N(30)

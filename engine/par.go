@@ -365,6 +365,7 @@ func (s *parSolver) flush(w int, depth uint64) {
 	for i, p := range b.preds {
 		b.codes[i] = uint8(lanes.AtomicGet(p) >> code)
 	}
+	s.next.Preload(b.preds)
 	start := 0
 	for j, t := range b.batch {
 		v := lanes.AtomicGet(t) >> code

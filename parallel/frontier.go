@@ -98,6 +98,21 @@ func (f *Frontier) Emit(w int, i uint64) {
 	f.set.AtomicAdd(i)
 }
 
+// Preload loads, once the round has turned dense, the words of the bit set
+// that Emit would set for the indices is, so that the Emits that follow
+// find them in cache: a caller that loads its targets' state ahead of
+// updating it, for the cache misses to overlap, passes the same targets.
+// On a sparse round it does nothing.
+func (f *Frontier) Preload(is []uint64) {
+	if !f.dense.Load() {
+		return
+	}
+	words := f.set.Words()
+	for _, i := range is {
+		atomic.LoadUint64(&words[i>>6])
+	}
+}
+
 func (f *Frontier) pour(l *workerList) {
 	for _, j := range l.items {
 		f.set.AtomicAdd(j)

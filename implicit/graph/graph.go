@@ -33,7 +33,11 @@ type Graph struct {
 	maxOut      uint64
 }
 
-var _ implicit.Game = (*Graph)(nil)
+var (
+	_ implicit.Game            = (*Graph)(nil)
+	_ implicit.ClassifyCounter = (*Graph)(nil)
+	_ implicit.UnmoveCounter   = (*Graph)(nil)
+)
 
 // FromEdges returns the graph on n vertices with the edges src[i] -> dst[i].
 // It takes over src and dst: dst's storage becomes the reverse adjacency
@@ -161,6 +165,13 @@ func (g *Graph) Unmoves(t uint64, dst []uint64) []uint64 {
 
 // NumMoves returns the number of moves of s, its out-degree.
 func (g *Graph) NumMoves(s uint64) uint64 { return uint64(g.fwdOff[s+1] - g.fwdOff[s]) }
+
+// ClassifyCount returns Inner and s's out-degree in one call
+// (implicit.ClassifyCounter), for the classification pass. A type that
+// embeds a Graph and changes Classify must change ClassifyCount too.
+func (g *Graph) ClassifyCount(s uint64) (implicit.Kind, uint64) {
+	return implicit.Inner, uint64(g.fwdOff[s+1] - g.fwdOff[s])
+}
 
 // NumUnmoves returns the number of un-moves of t, its in-degree.
 func (g *Graph) NumUnmoves(t uint64) uint64 { return uint64(g.revOff[t+1] - g.revOff[t]) }

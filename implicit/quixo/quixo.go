@@ -249,8 +249,15 @@ func (g *Game) Board(s uint64) (x, o uint32, turn uint64) {
 	}
 	sg := &g.segs[k]
 	r := (s - sg.offset) >> 1
-	x = g.rank.Unrank(sg.x, g.cells, r/sg.perX)
-	o = g.rank.Expand(g.rank.Unrank(sg.o, g.cells-sg.x, r%sg.perX), ^x)
+	var rx, ro uint64
+	if g.cells <= 16 {
+		// Below 3^16 boards: a 32-bit division, several times faster.
+		rx, ro = uint64(uint32(r)/uint32(sg.perX)), uint64(uint32(r)%uint32(sg.perX))
+	} else {
+		rx, ro = r/sg.perX, r%sg.perX
+	}
+	x = g.rank.Unrank(sg.x, g.cells, rx)
+	o = g.rank.Expand(g.rank.Unrank(sg.o, g.cells-sg.x, ro), ^x)
 	return x, o, s & 1
 }
 
