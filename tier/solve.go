@@ -206,6 +206,7 @@ func (s *solver) solveTier(ctx context.Context, k int) (resumed bool, err error)
 		}
 	}
 	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End, children: make([]*store, len(s.tiers))}
+	v.cm, _ = s.sym.(implicit.CanonicalMover)
 	if s.sym != nil {
 		if t.Size() >= 1<<32 {
 			return false, fmt.Errorf("%d positions: tiers of a symmetric game must have fewer than 2^32", t.Size())

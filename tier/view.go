@@ -14,7 +14,8 @@ import (
 // the children are exits looked up in the children's files.
 type view struct {
 	g        implicit.Game
-	sym      implicit.Symmetric // g, if it is symmetric; otherwise nil
+	sym      implicit.Symmetric      // g, if it is symmetric; otherwise nil
+	cm       implicit.CanonicalMover // g, if it lists canonical moves itself; otherwise nil
 	tiers    []implicit.Tier
 	lo, hi   uint64            // the tier's positions in g's index
 	classes  implicit.ClassSet // for a symmetric game: the tier's canonical positions
@@ -31,10 +32,34 @@ func (v *view) pos(i uint64) uint64 {
 	return v.lo + i
 }
 
-// entry returns the entry of a position p of the tier.
+// list appends the moves, or the un-moves, of position p: their
+// representatives where the game lists them itself (CanonicalMover),
+// which costs less than one Canonical per move.
+func (v *view) list(p uint64, dst []uint64, unmoves bool) []uint64 {
+	switch {
+	case v.cm != nil && unmoves:
+		return v.cm.CanonicalUnmoves(p, dst)
+	case v.cm != nil:
+		return v.cm.CanonicalMoves(p, dst)
+	case unmoves:
+		return v.g.Unmoves(p, dst)
+	}
+	return v.g.Moves(p, dst)
+}
+
+// canonical returns the representative of a position p that list
+// returned: p itself where the game listed representatives.
+func (v *view) canonical(p uint64) uint64 {
+	if v.cm != nil {
+		return p
+	}
+	return v.sym.Canonical(p)
+}
+
+// entry returns the entry of a position p of the tier that list returned.
 func (v *view) entry(p uint64) uint64 {
 	if v.sym != nil {
-		return v.classes.Rank(v.sym.Canonical(p) - v.lo)
+		return v.classes.Rank(v.canonical(p) - v.lo)
 	}
 	return p - v.lo
 }
@@ -70,14 +95,14 @@ func (v *view) inside(dst []uint64, start int, dedupe func([]uint64) []uint64) [
 // a symmetric game.
 func (v *view) Moves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
-	return v.inside(v.g.Moves(v.pos(i), dst), start, implicit.SortedSet)
+	return v.inside(v.list(v.pos(i), dst, false), start, implicit.SortedSet)
 }
 
 // Unmoves lists the entries of the tier that move to i, in no particular
 // order.
 func (v *view) Unmoves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
-	return v.inside(v.g.Unmoves(v.pos(i), dst), start, implicit.Distinct)
+	return v.inside(v.list(v.pos(i), dst, true), start, implicit.Distinct)
 }
 
 // ClassifyExits classifies entry i, counts its moves inside the tier and
@@ -88,7 +113,7 @@ func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, eng
 	if kind != implicit.Inner {
 		return kind, 0, engine.Exit{}, buf
 	}
-	buf = v.g.Moves(p, buf[:0])
+	buf = v.list(p, buf[:0], false)
 	var exit engine.Exit
 	minLoss, maxWin, draw := ^uint64(0), uint64(0), false
 	n := 0
@@ -128,7 +153,8 @@ func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, eng
 	return kind, uint64(len(inside)), exit, buf
 }
 
-// lookup returns the value and depth of position m of a child tier.
+// lookup returns the value and depth of position m of a child tier, a
+// position that list returned.
 func (v *view) lookup(m uint64) (engine.Value, uint64) {
 	k := implicit.TierOf(v.tiers, m)
 	c := v.children[k]
@@ -137,7 +163,7 @@ func (v *view) lookup(m uint64) (engine.Value, uint64) {
 	}
 	e := m - v.tiers[k].Start
 	if v.sym != nil {
-		e = c.classes.Rank(v.sym.Canonical(m) - v.tiers[k].Start)
+		e = c.classes.Rank(v.canonical(m) - v.tiers[k].Start)
 	}
 	return db.Decode(c.code(e))
 }

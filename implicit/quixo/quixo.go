@@ -374,6 +374,8 @@ func (g *Game) unmoveList(t uint64, dst []uint64, canon bool) []uint64 {
 	if prev == 1 {
 		mover, other = o, x
 	}
+	// Whether a board one cube short (v empty before the move) is kept.
+	fewer := bits.OnesCount32(x|o)-1 >= g.minCubes
 	for _, m := range g.moves {
 		if mover&m.e == 0 {
 			continue
@@ -383,7 +385,7 @@ func (g *Game) unmoveList(t uint64, dst []uint64, canon bool) []uint64 {
 		pm := mover&keep | shift(mover&moved, -m.shift)
 		po := other&keep | shift(other&moved, -m.shift)
 		for _, taken := range [2]uint32{0, m.v} { // v was empty, or the mover's
-			if taken == 0 && bits.OnesCount32(x|o)-1 < g.minCubes {
+			if taken == 0 && !fewer {
 				continue // a board with fewer cubes than the game keeps
 			}
 			pm2 := pm | taken
