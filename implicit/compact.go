@@ -138,10 +138,15 @@ func NewClassSetRange(g Symmetric, start, end uint64) ClassSet {
 	// Each goroutine marks whole words, so no two share one.
 	words := uint64(len(bitWords))
 	workers := uint64(runtime.GOMAXPROCS(0))
+	marker, _ := g.(CanonicalMarker)
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := words*w/workers, words*(w+1)/workers
 		wg.Go(func() {
+			if marker != nil {
+				marker.MarkCanonical(start+lo*64, min(start+hi*64, end), bitWords[lo:hi])
+				return
+			}
 			for wi := lo; wi < hi; wi++ {
 				var m uint64
 				for b := range uint64(64) {

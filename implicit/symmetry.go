@@ -34,6 +34,17 @@ type CanonicalMover interface {
 	CanonicalUnmoves(t uint64, dst []uint64) []uint64
 }
 
+// CanonicalMarker is a Symmetric game that finds the canonical positions
+// of a run of consecutive indices faster than one IsCanonical call each,
+// which decodes each index from scratch: NewClassSet uses it.
+type CanonicalMarker interface {
+	Symmetric
+	// MarkCanonical sets bit s-from of words (bit b of words[k] standing
+	// for position from+64k+b) for each canonical position s in [from,
+	// to), and leaves the other bits as they are.
+	MarkCanonical(from, to uint64, words []uint64)
+}
+
 // ClassCounter is a Symmetric game that classifies a position and counts
 // the classes its moves reach in one call, without numbering them (no
 // index of each move, no rank among the classes): what a solve over the

@@ -241,13 +241,18 @@ func (g *Game) Index(x, o uint32, turn uint64) uint64 {
 	return sg.offset + r<<1 | turn
 }
 
-// Board returns the masks and turn of index s.
-func (g *Game) Board(s uint64) (x, o uint32, turn uint64) {
+// segment returns the segment that holds index s.
+func (g *Game) segment(s uint64) *segment {
 	k := g.hint[s>>g.hintShift]
 	for int(k)+1 < len(g.segs) && g.segs[k+1].offset <= s {
 		k++
 	}
-	sg := &g.segs[k]
+	return &g.segs[k]
+}
+
+// Board returns the masks and turn of index s.
+func (g *Game) Board(s uint64) (x, o uint32, turn uint64) {
+	sg := g.segment(s)
 	r := (s - sg.offset) >> 1
 	var rx, ro uint64
 	if g.cells <= 16 {
@@ -523,6 +528,12 @@ func (g *Game) IsCanonical(s uint64) bool {
 		return false
 	}
 	x, o, _ := g.Board(s)
+	return g.canonicalBoard(x, o)
+}
+
+// canonicalBoard reports whether the board with X on x and O on o, X to
+// move, is its class's representative.
+func (g *Game) canonicalBoard(x, o uint32) bool {
 	if g.n == 4 {
 		return smallest4(x<<16|o) == x<<16|o
 	}
@@ -533,6 +544,32 @@ func (g *Game) IsCanonical(s uint64) bool {
 		}
 	}
 	return true
+}
+
+// MarkCanonical sets bit s-from of words for each canonical s in [from,
+// to) (implicit.CanonicalMarker): it decodes the first board and then
+// walks the boards in index order, the O cells counting up under each set
+// of X cells, with no division per board.
+func (g *Game) MarkCanonical(from, to uint64, words []uint64) {
+	s := from + from&1 // X to move: the even indices
+	for s < to {
+		sg := g.segment(s)
+		perSeg := square.Binom[g.cells][sg.x] * sg.perX
+		end := min(to, sg.offset+2*perSeg)
+		r := (s - sg.offset) >> 1
+		rx, ro := r/sg.perX, r%sg.perX
+		x := g.rank.Unrank(sg.x, g.cells, rx)
+		for ; s < end; s += 2 {
+			o := g.rank.Expand(g.rank.Unrank(sg.o, g.cells-sg.x, ro), ^x)
+			if g.canonicalBoard(x, o) {
+				words[(s-from)/64] |= 1 << ((s - from) % 64)
+			}
+			if ro++; ro == sg.perX && rx+1 < square.Binom[g.cells][sg.x] {
+				ro, rx = 0, rx+1
+				x = g.rank.Unrank(sg.x, g.cells, rx)
+			}
+		}
+	}
 }
 
 // Describe returns the board of s, rows of 'X', 'O' and '.', and whose turn
@@ -556,9 +593,10 @@ func (g *Game) ParsePosition(text string) (uint64, error) {
 }
 
 var (
-	_ implicit.Symmetric      = (*Game)(nil)
-	_ implicit.Notation       = (*Game)(nil)
-	_ implicit.Tiered         = (*Game)(nil)
-	_ implicit.CanonicalMover = (*Game)(nil)
-	_ implicit.ClassCounter   = (*Game)(nil)
+	_ implicit.Symmetric       = (*Game)(nil)
+	_ implicit.Notation        = (*Game)(nil)
+	_ implicit.Tiered          = (*Game)(nil)
+	_ implicit.CanonicalMover  = (*Game)(nil)
+	_ implicit.ClassCounter    = (*Game)(nil)
+	_ implicit.CanonicalMarker = (*Game)(nil)
 )

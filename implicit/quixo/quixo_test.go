@@ -2,6 +2,7 @@ package quixo_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -128,6 +129,37 @@ func TestIsCanonical(t *testing.T) {
 	for s := range g.Size() {
 		if g.IsCanonical(s) != (g.Canonical(s) == s) {
 			t.Fatalf("IsCanonical(%d) = %v, Canonical = %d", s, g.IsCanonical(s), g.Canonical(s))
+		}
+	}
+}
+
+// TestMarkCanonical checks MarkCanonical against IsCanonical on random
+// runs of indices of every board size and of a game without its first
+// cubes: runs that start and end on odd and even indices, inside one
+// segment of boards or across several.
+func TestMarkCanonical(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for _, nm := range [][2]int{{2, 0}, {3, 0}, {4, 0}, {4, 9}, {5, 0}, {5, 20}} {
+		g, err := quixo.NewFrom(nm[0], nm[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 200 {
+			from := r.Uint64N(g.Size())
+			to := from + r.Uint64N(min(g.Size()-from, 1+uint64(r.IntN(3))*r.Uint64N(20000)))
+			words := make([]uint64, (to-from+63)/64)
+			g.MarkCanonical(from, to, words)
+			for s := from; s < to; s++ {
+				if got := words[(s-from)/64]>>((s-from)%64)&1 != 0; got != g.IsCanonical(s) {
+					t.Fatalf("quixo %d from %d cubes: MarkCanonical(%d, %d) marks %d %v, IsCanonical says %v",
+						nm[0], nm[1], from, to, s, got, !got)
+				}
+			}
+			for b := to - from; b < uint64(len(words))*64; b++ {
+				if words[b/64]>>(b%64)&1 != 0 {
+					t.Fatalf("MarkCanonical(%d, %d) marks bit %d, past the run", from, to, b)
+				}
+			}
 		}
 	}
 }
