@@ -262,8 +262,16 @@ func (g *Game) Board(s uint64) (x, o uint32, turn uint64) {
 		rx, ro = r/sg.perX, r%sg.perX
 	}
 	x = g.rank.Unrank(sg.x, g.cells, rx)
-	o = g.rank.Expand(g.rank.Unrank(sg.o, g.cells-sg.x, ro), ^x)
+	o = g.expand(g.rank.Unrank(sg.o, g.cells-sg.x, ro), ^x)
 	return x, o, s & 1
+}
+
+// expand places the set c, numbered among the cells free, on the board.
+func (g *Game) expand(c, free uint32) uint32 {
+	if g.cells <= 16 {
+		return g.rank.Expand16(c, free)
+	}
+	return g.rank.Expand(c, free)
 }
 
 // Start returns the index of the empty board, X to move. With MinCubes >
@@ -560,7 +568,7 @@ func (g *Game) MarkCanonical(from, to uint64, words []uint64) {
 		rx, ro := r/sg.perX, r%sg.perX
 		x := g.rank.Unrank(sg.x, g.cells, rx)
 		for ; s < end; s += 2 {
-			o := g.rank.Expand(g.rank.Unrank(sg.o, g.cells-sg.x, ro), ^x)
+			o := g.expand(g.rank.Unrank(sg.o, g.cells-sg.x, ro), ^x)
 			if g.canonicalBoard(x, o) {
 				words[(s-from)/64] |= 1 << ((s - from) % 64)
 			}

@@ -128,5 +128,8 @@ func TestRanks(t *testing.T) {
 		if f16 := free & 0xffff; r.Compress16(m&0xffff, f16) != r.Compress(m&0xffff, f16) {
 			t.Fatalf("Compress16(%b, %b) differs from Compress", m&0xffff, f16)
 		}
+		if f16 := free & 0xffff; r.Expand16(r.Compress16(m, f16), f16) != m&f16 {
+			t.Fatalf("Expand16(Compress16(%b, %b)) = %b, want %b", m, f16, r.Expand16(r.Compress16(m, f16), f16), m&f16)
+		}
 	}
 }
