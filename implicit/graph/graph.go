@@ -170,7 +170,7 @@ func (g *Graph) NumMoves(s uint64) uint64 { return uint64(g.fwdOff[s+1] - g.fwdO
 // (implicit.ClassifyCounter), for the classification pass. A type that
 // embeds a Graph and changes Classify must change ClassifyCount too.
 func (g *Graph) ClassifyCount(s uint64) (implicit.Kind, uint64) {
-	return implicit.Inner, uint64(g.fwdOff[s+1] - g.fwdOff[s])
+	return implicit.Inner, g.NumMoves(s)
 }
 
 // NumUnmoves returns the number of un-moves of t, its in-degree.

@@ -562,8 +562,8 @@ func (g *Game) MarkCanonical(from, to uint64, words []uint64) {
 	s := from + from&1 // X to move: the even indices
 	for s < to {
 		sg := g.segment(s)
-		perSeg := square.Binom[g.cells][sg.x] * sg.perX
-		end := min(to, sg.offset+2*perSeg)
+		xSets := square.Binom[g.cells][sg.x]
+		end := min(to, sg.offset+2*xSets*sg.perX)
 		r := (s - sg.offset) >> 1
 		rx, ro := r/sg.perX, r%sg.perX
 		x := g.rank.Unrank(sg.x, g.cells, rx)
@@ -572,7 +572,7 @@ func (g *Game) MarkCanonical(from, to uint64, words []uint64) {
 			if g.canonicalBoard(x, o) {
 				words[(s-from)/64] |= 1 << ((s - from) % 64)
 			}
-			if ro++; ro == sg.perX && rx+1 < square.Binom[g.cells][sg.x] {
+			if ro++; ro == sg.perX && rx+1 < xSets {
 				ro, rx = 0, rx+1
 				x = g.rank.Unrank(sg.x, g.cells, rx)
 			}
