@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/retro-solver/retro/bench"
 	"github.com/retro-solver/retro/bench/yardstick"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/graph"
 	"github.com/retro-solver/retro/implicit/pawns"
 	"github.com/retro-solver/retro/implicit/police"
 )
@@ -65,12 +67,29 @@ func TestPawnsMatchesEngine(t *testing.T) {
 	}
 }
 
+// TestGraphMatchesEngine checks the graph yardstick against the sequential
+// engine on random graphs: sparse and dense, with self-loops, repeated
+// edges and isolated vertices as they fall.
+func TestGraphMatchesEngine(t *testing.T) {
+	for seed := range uint64(40) {
+		n := 1 + seed*7%60
+		g := graph.Random(n, n*(seed%4)+seed%5, seed)
+		y, err := yardstick.NewGraph(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 3} {
+			sameAsEngine(t, fmt.Sprintf("graph seed %d, %d workers", seed, workers), g, y.Solve(workers))
+		}
+	}
+}
+
 // BenchmarkPolice solves the engine benchmarks' police board (64 x 64, 10%
 // walls) with the yardstick and with the engines, side by side:
 // `benchstat -col /solver` compares them.
 func BenchmarkPolice(b *testing.B) {
 	board := police.Random(64, 64, 0.1, 0.005, 1)
-	compare(b, police.New(board), func(w int) error {
+	compare(b, police.New(board), 0, func(w int) error {
 		_, err := yardstick.SolvePolice(board, w)
 		return err
 	})
@@ -80,15 +99,46 @@ func BenchmarkPolice(b *testing.B) {
 // pawns-16x16 workload (16 x 16, no walls: 8.4 million positions).
 func BenchmarkPawns(b *testing.B) {
 	board := pawns.Random(16, 16, 0, 3)
-	compare(b, pawns.New(board), func(w int) error {
+	compare(b, pawns.New(board), 0, func(w int) error {
 		_, err := yardstick.SolvePawns(board, w)
 		return err
 	})
 }
 
+// BenchmarkGraph is BenchmarkPolice on the engine benchmarks' random graph
+// (10^7 vertices, 2*10^7 edges), with the predecessor edges walked per
+// second; solver=roof is the machine's random atomic read-modify-writes
+// per second over 2 bytes per vertex (the par engine's lanes), the roof
+// that retro bench reports beside it.
+func BenchmarkGraph(b *testing.B) {
+	g := graph.Random(10_000_000, 20_000_000, 1)
+	y, err := yardstick.NewGraph(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := engine.Parallel(ctx, g, engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	compare(b, g, r.Edges(), func(w int) error {
+		y.Solve(w)
+		return nil
+	})
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("solver=roof/workers=%d", w), func(b *testing.B) {
+			var rate float64
+			for range b.N {
+				rate += bench.AtomicRate(2*g.Size(), w, 1<<24)
+			}
+			b.ReportMetric(rate/float64(b.N), "ops/s")
+		})
+	}
+}
+
 // compare runs the yardstick (solve) and the parallel and lean engines on
-// g with 1 and 2 workers.
-func compare(b *testing.B, g implicit.Game, solve func(workers int) error) {
+// g with 1 and 2 workers; where edges, the predecessor edges a solve of g
+// walks, is not 0, it reports them per second.
+func compare(b *testing.B, g implicit.Game, edges uint64, solve func(workers int) error) {
 	for _, w := range []int{1, 2} {
 		for _, solver := range []string{"yardstick", "par", "lean"} {
 			b.Run(fmt.Sprintf("solver=%s/workers=%d", solver, w), func(b *testing.B) {
@@ -105,6 +155,9 @@ func compare(b *testing.B, g implicit.Game, solve func(workers int) error) {
 					if err != nil {
 						b.Fatal(err)
 					}
+				}
+				if edges != 0 {
+					b.ReportMetric(float64(edges)*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
 				}
 			})
 		}
