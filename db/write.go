@@ -147,6 +147,7 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 	raws := make([][]byte, batch)
 	counts := make([][4]uint64, batch)
 	depths := make([]*Depths, batch)
+	scratch := make([]blockScratch, batch)
 	s.Depths = NewDepths(src.MaxDepth)
 	for first := uint64(0); first < nb; first += batch {
 		k := min(batch, nb-first)
@@ -161,7 +162,7 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 				if depths[j] == nil {
 					depths[j] = NewDepths(src.MaxDepth)
 				}
-				raw, c, err := encodeBlock(raws[j], src.Values, lo, min(lo+s.BlockSize, n), width, src.MaxDepth, depths[j])
+				raw, c, err := encodeBlock(raws[j], &scratch[j], src.Values, lo, min(lo+s.BlockSize, n), width, src.MaxDepth, depths[j])
 				if err != nil {
 					return err
 				}
@@ -207,7 +208,7 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 // encodeBlock returns the codes of indices [lo, hi) of v as byte planes,
 // in buf if it is large enough, and the count of each value among them; it
 // adds their depths to h, a histogram for maxDepth.
-func encodeBlock(buf []byte, v engine.Values, lo, hi uint64, width int, maxDepth uint64, h *Depths) ([]byte, [4]uint64, error) {
+func encodeBlock(buf []byte, sc *blockScratch, v engine.Values, lo, hi uint64, width int, maxDepth uint64, h *Depths) ([]byte, [4]uint64, error) {
 	var counts [4]uint64
 	n := hi - lo
 	raw := buf
@@ -215,10 +216,29 @@ func encodeBlock(buf []byte, v engine.Values, lo, hi uint64, width int, maxDepth
 		raw = make([]byte, n*uint64(width))
 	}
 	raw = raw[:n*uint64(width)]
-	for i := lo; i < hi; i++ {
-		val, d, err := v.Lookup(i)
-		if err != nil {
+	// A source that reads runs at once (a lean solve's depths on disk)
+	// gives the block's values in one call.
+	var vals []engine.Value
+	var depths []uint64
+	if rv, ok := v.(engine.RangeValues); ok {
+		if uint64(len(sc.vals)) < n {
+			sc.vals, sc.depths = make([]engine.Value, n), make([]uint64, n)
+		}
+		vals, depths = sc.vals, sc.depths
+		if err := rv.LookupRange(lo, hi, vals, depths); err != nil {
 			return nil, counts, err
+		}
+	}
+	for i := lo; i < hi; i++ {
+		var val engine.Value
+		var d uint64
+		if vals != nil {
+			val, d = vals[i-lo], depths[i-lo]
+		} else {
+			var err error
+			if val, d, err = v.Lookup(i); err != nil {
+				return nil, counts, err
+			}
 		}
 		if d > maxDepth {
 			return nil, counts, fmt.Errorf("db: index %d has depth %d, more than the maximum %d", i, d, maxDepth)
@@ -231,6 +251,13 @@ func encodeBlock(buf []byte, v engine.Values, lo, hi uint64, width int, maxDepth
 		}
 	}
 	return raw, counts, nil
+}
+
+// blockScratch is one batch slot's room for the values and depths of a
+// block read as a run (engine.RangeValues), kept from block to block.
+type blockScratch struct {
+	vals   []engine.Value
+	depths []uint64
 }
 
 // encodeDirectory stores running counts as their differences, 16 bits

@@ -345,3 +345,48 @@ func deepChain(n uint32) *graph.Graph {
 	}
 	return graph.FromEdges(uint64(n), src, dst)
 }
+
+// TestLeanDepthsOnDisk checks a lean solve that keeps every depth on disk
+// against the sequential engine on a graph of several segments of the
+// depths' file: every value and depth through Diff (runs of indices), a
+// sample through Lookup (one index), and runs that straddle segments.
+func TestLeanDepthsOnDisk(t *testing.T) {
+	n := uint64(600_000)
+	if testing.Short() {
+		n = 300_000
+	}
+	g := graph.Random(n, 5*n/2, 7)
+	want := seq(t, g)
+	for _, w := range []int{1, 3} {
+		got, err := engine.Lean(ctx, g, engine.Options{Workers: w, DepthsOnDisk: true, DepthDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i, differ := engine.Diff(want, got); differ {
+			t.Fatalf("%d workers: index %d is %v %d, want %v %d", w, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
+		}
+		r := rand.New(rand.NewPCG(uint64(w), 1))
+		for range 200 {
+			i := r.Uint64N(n)
+			v, d, err := got.Lookup(i)
+			if err != nil || v != want.Value(i) || d != want.Depth(i) {
+				t.Fatalf("%d workers: Lookup(%d) = %v %d %v, want %v %d", w, i, v, d, err, want.Value(i), want.Depth(i))
+			}
+		}
+		for _, lo := range []uint64{1<<18 - 5, 2<<18 - 1, 0, 12345} {
+			hi := min(lo+1000, n)
+			vals, depths := make([]engine.Value, hi-lo), make([]uint64, hi-lo)
+			if err := got.LookupRange(lo, hi, vals, depths); err != nil {
+				t.Fatal(err)
+			}
+			for i := lo; i < hi; i++ {
+				if vals[i-lo] != want.Value(i) || depths[i-lo] != want.Depth(i) {
+					t.Fatalf("%d workers: LookupRange: index %d is %v %d, want %v %d", w, i, vals[i-lo], depths[i-lo], want.Value(i), want.Depth(i))
+				}
+			}
+		}
+	}
+	if _, err := engine.Lean(ctx, g, engine.Options{DepthsOnDisk: true, DepthDir: t.TempDir() + "/missing"}); err == nil {
+		t.Fatal("a missing folder for the depths: no error")
+	}
+}

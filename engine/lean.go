@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -82,6 +83,12 @@ func Lean(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
 		s.bufs[w].list = make([]uint64, 0, perWorker)
 	}
 	s.listed = make([]uint64, 0, perWorker*uint64(s.workers))
+	if opt.DepthsOnDisk {
+		var err error
+		if s.log, err = newDepthLog(opt.DepthDir); err != nil {
+			return nil, err
+		}
+	}
 	s.prog = StartProgress(opt, n)
 	defer s.prog.Stop()
 	return s.solve(ctx)
@@ -95,6 +102,7 @@ type leanSolver struct {
 	keep    []uint64
 	bufs    []leanBuf
 	prog    *Progress
+	log     *depthLog // every depth, level by level, with Options.DepthsOnDisk
 	// The positions of the level being expanded, when they were few enough
 	// to list (sparse); otherwise the level is found by a scan.
 	listed   []uint64
@@ -112,6 +120,7 @@ type leanBuf struct {
 	wins, losses uint64 // frontier positions of each value this worker expanded
 	firstWin     uint64 // the lowest win index it expanded, or ^0
 	firstLoss    uint64
+	run          depthRun // this worker's record of the level's positions, with a depth log
 	_            [64 - 8]byte
 }
 
@@ -172,7 +181,12 @@ func (s *leanSolver) solve(ctx context.Context) (*Result, error) {
 		edges += s.bufs[w].edges
 	}
 	s.prog.SetPhase("collecting values")
-	r := &Result{n: s.n, values: s.nibs.LowPairs(), edges: edges, lean: &leanDepths{stats: st, known: known}}
+	if s.log != nil {
+		if err := s.log.finish(); err != nil {
+			return nil, err
+		}
+	}
+	r := &Result{n: s.n, values: s.nibs.LowPairs(), edges: edges, lean: &leanDepths{stats: st, known: known, disk: s.log}}
 	if depth > 0 {
 		r.maxDepth = depth - 1
 	}
@@ -258,16 +272,24 @@ func (s *leanSolver) expand(ctx context.Context, d uint64) (uint64, error) {
 	if s.sparse {
 		cur := uint64(frontierBit(d))
 		list := s.listed
+		if s.log != nil {
+			slices.Sort(list) // a worker's records list increasing indices
+		}
 		err := parallel.For(ctx, s.workers, uint64(len(list)), parallel.ChunkFor(uint64(len(list)), s.workers, 64), func(w int, lo, hi uint64) error {
 			b := &s.bufs[w]
 			for _, t := range list[lo:hi] {
 				sh := (t & 15) * 4
 				x := atomic.LoadUint64(&words[t>>4])
+				s.logDepth(b, d, t)
 				s.expandOne(b, t, Value(x>>sh&leanCode), next)
 				atomic.AndUint64(&words[t>>4], ^(cur << sh))
 			}
+			s.endDepths(b)
 			return nil
 		})
+		if err == nil {
+			err = s.logError()
+		}
 		return s.claimed(), err
 	}
 	mask := frontierMask(d)
@@ -282,14 +304,44 @@ func (s *leanSolver) expand(ctx context.Context, d uint64) (uint64, error) {
 			for f := front; f != 0; f &= f - 1 {
 				sh := uint64(bits.TrailingZeros64(f)) &^ 3
 				t := wi<<4 | sh>>2
+				s.logDepth(b, d, t)
 				s.expandOne(b, t, Value(x>>sh&leanCode), next)
 			}
 			atomic.AndUint64(&words[wi], ^front)
 		}
+		s.endDepths(b)
 		s.prog.Advance(0)
 		return nil
 	})
+	if err == nil {
+		err = s.logError()
+	}
 	return s.claimed(), err
+}
+
+// logDepth notes frontier position t's depth d in the depth log, if the
+// solve keeps one.
+func (s *leanSolver) logDepth(b *leanBuf, d, t uint64) {
+	if s.log != nil {
+		s.log.add(&b.run, d, t)
+	}
+}
+
+// endDepths writes worker b's record of a chunk's positions to the log.
+func (s *leanSolver) endDepths(b *leanBuf) {
+	if s.log != nil {
+		s.log.end(&b.run)
+	}
+}
+
+// logError returns the depth log's first write error, if any.
+func (s *leanSolver) logError() error {
+	if s.log == nil {
+		return nil
+	}
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	return s.log.err
 }
 
 // expandOne resolves what frontier position t, of value v, decides among
@@ -337,6 +389,7 @@ func (s *leanSolver) allOldWins(b *leanBuf, p uint64, next uint8) bool {
 type leanDepths struct {
 	stats Stats
 	known map[uint64]uint64 // the depths kept, by index
+	disk  *depthLog         // every depth, with Options.DepthsOnDisk; nil without
 }
 
 // MoveCost returns the time g takes to list a move, measured on the inner

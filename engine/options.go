@@ -41,6 +41,14 @@ type Options struct {
 	// Keep lists the positions whose depths a Lean solve keeps (the start,
 	// say); the other engines keep every depth and ignore it.
 	Keep []uint64
+	// DepthsOnDisk has a Lean solve keep every depth, in a file in folder
+	// DepthDir (the system's temporary folder if ""), written level by level
+	// and read back by the Result: about a byte per win or loss on disk,
+	// nothing more in memory but a directory of the file (24 bytes per
+	// 2^18 indices a level touches). The file has no name: it goes when the
+	// Result does, or with the process. The other engines ignore it.
+	DepthsOnDisk bool
+	DepthDir     string
 }
 
 // reachBytesPerIndex is the memory per index that ReachableFrom adds to a

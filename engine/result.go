@@ -52,7 +52,16 @@ type Values interface {
 	Lookup(i uint64) (v Value, depth uint64, err error)
 }
 
-var _ Values = (*Result)(nil)
+// RangeValues is a Values that reads a run of indices at once faster than
+// one by one (a lean solve's depths on disk); the database writer uses it.
+type RangeValues interface {
+	Values
+	// LookupRange stores the values and depths of the indices [lo, hi) in
+	// vals and depths, which hold hi-lo entries each.
+	LookupRange(lo, hi uint64, vals []Value, depths []uint64) error
+}
+
+var _ RangeValues = (*Result)(nil)
 
 // Result is the value and depth of every index of a game. Values take two
 // bits per index; depths share a packed counter array of 16 or 32 bits per
@@ -85,11 +94,17 @@ func (r *Result) Depth(i uint64) uint64 {
 		return 0
 	}
 	if r.lean != nil {
-		d, ok := r.lean.known[i]
-		if !ok {
+		if d, ok := r.lean.known[i]; ok {
+			return d
+		}
+		if r.lean.disk == nil {
 			panic(fmt.Sprintf("engine: the depth of index %d was not kept by the lean solve", i))
 		}
-		return d
+		var d [1]uint64
+		if err := r.lean.disk.depths(i, i+1, d[:]); err != nil {
+			panic(fmt.Sprintf("engine: the depth of index %d: %v", i, err))
+		}
+		return d[0]
 	}
 	return r.depths.Get(i) & r.depthMask
 }
@@ -97,7 +112,7 @@ func (r *Result) Depth(i uint64) uint64 {
 // KeepsDepth reports whether Depth knows index i's depth: always, except in
 // a Result of Lean.
 func (r *Result) KeepsDepth(i uint64) bool {
-	if r.lean == nil || r.values.Get(i)-1 >= 2 {
+	if r.lean == nil || r.lean.disk != nil || r.values.Get(i)-1 >= 2 {
 		return true
 	}
 	_, ok := r.lean.known[i]
@@ -110,7 +125,34 @@ func (r *Result) Lookup(i uint64) (Value, uint64, error) {
 	if !r.KeepsDepth(i) {
 		return r.Value(i), 0, fmt.Errorf("index %d: the lean solve kept no depth for it", i)
 	}
+	if r.lean != nil && r.lean.disk != nil && r.values.Get(i)-1 < 2 {
+		var d [1]uint64
+		err := r.lean.disk.depths(i, i+1, d[:])
+		return r.Value(i), d[0], err
+	}
 	return r.Value(i), r.Depth(i), nil
+}
+
+// LookupRange stores the values and depths of the indices [lo, hi) in
+// vals and depths (RangeValues); the error is that of Lookup.
+func (r *Result) LookupRange(lo, hi uint64, vals []Value, depths []uint64) error {
+	if r.lean == nil || r.lean.disk == nil {
+		for i := lo; i < hi; i++ {
+			var err error
+			if vals[i-lo], depths[i-lo], err = r.Lookup(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	clear(depths[:hi-lo])
+	if err := r.lean.disk.depths(lo, hi, depths); err != nil {
+		return err
+	}
+	for i := lo; i < hi; i++ {
+		vals[i-lo] = r.Value(i)
+	}
+	return nil
 }
 
 // Count returns the number of indices with value v.
@@ -124,14 +166,26 @@ func (r *Result) MaxDepth() uint64 { return r.maxDepth }
 func (r *Result) Edges() uint64 { return r.edges }
 
 // Diff returns the first index at which a and b differ in value or depth,
-// and false if they are identical (sizes included).
+// and false if they are identical (sizes included). It panics if a depth
+// cannot be read: one a lean solve did not keep, or its file failing.
 func Diff(a, b *Result) (uint64, bool) {
 	if a.n != b.n {
 		return min(a.n, b.n), true
 	}
-	for i := range a.n {
-		if a.Value(i) != b.Value(i) || a.Depth(i) != b.Depth(i) {
-			return i, true
+	const run = 1 << depthSegShift
+	va, vb := make([]Value, run), make([]Value, run)
+	da, db := make([]uint64, run), make([]uint64, run)
+	for lo := uint64(0); lo < a.n; lo += run {
+		hi := min(lo+run, a.n)
+		for _, e := range []error{a.LookupRange(lo, hi, va, da), b.LookupRange(lo, hi, vb, db)} {
+			if e != nil {
+				panic(fmt.Sprintf("engine: Diff: %v", e))
+			}
+		}
+		for i := range hi - lo {
+			if va[i] != vb[i] || da[i] != db[i] {
+				return lo + i, true
+			}
 		}
 	}
 	return 0, false

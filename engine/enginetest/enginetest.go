@@ -53,7 +53,8 @@ func CrossCheck(ctx context.Context, g implicit.Game, workers ...int) error {
 // checkLean solves g with the lean engine on the first and last worker
 // counts and compares it with want, the sequential solve: every value, the
 // counts, the depth histogram, the longest win and loss, the edges, and the
-// depths of up to 1000 positions kept.
+// depths of up to 1000 positions kept; and, with its depths on disk, every
+// depth on the last count.
 func checkLean(ctx context.Context, g implicit.Game, want *engine.Result, workers []int) error {
 	n := g.Size()
 	var keep []uint64
@@ -97,6 +98,19 @@ func checkLean(ctx context.Context, g implicit.Game, want *engine.Result, worker
 				return fmt.Errorf("enginetest: lean, %d workers: longest position %d has depth %d, want %d", w, i, got.Depth(i), want.Depth(i))
 			}
 		}
+	}
+	if len(workers) == 0 {
+		return nil
+	}
+	// With its depths on disk, a lean solve has every depth.
+	w := workers[len(workers)-1]
+	got, err := engine.Lean(ctx, g, engine.Options{Workers: w, DepthsOnDisk: true})
+	if err != nil {
+		return err
+	}
+	if i, differ := engine.Diff(want, got); differ {
+		return fmt.Errorf("enginetest: lean with depths on disk, %d workers: index %d is %v %d; the sequential engine says %v %d",
+			w, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
 	}
 	return nil
 }

@@ -1,0 +1,160 @@
+package engine
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// A depthLog keeps a lean solve's depths on disk: as each level is
+// expanded, the positions of its frontier, all of that depth, are appended
+// to a file, segment by segment (runs of 2^depthSegShift indices), as
+// records of increasing indices coded as differences in varints (about a
+// byte a position on a dense level). The records are found again by
+// segment, so the depths of a range of indices cost the records of its
+// segments, one or a few per level, and nothing of the others.
+//
+// The file is unlinked as soon as it is made: it lives while the log does
+// (a cleanup closes it when the log is unreachable) and leaves nothing
+// behind after a crash.
+type depthLog struct {
+	mu   sync.Mutex
+	f    *os.File
+	off  int64
+	err  error         // the first write error
+	recs []depthRecord // by segment, then depth, once finished
+}
+
+// depthSegShift sets the segment size: 2^18 indices, the indices of a
+// database block of one-byte codes.
+const depthSegShift = 18
+
+// depthRecord is where one run of a level's positions inside one segment
+// lies in the file.
+type depthRecord struct {
+	seg    uint64
+	off    int64
+	length uint32
+	depth  uint32
+}
+
+// depthRun is one worker's record in the making.
+type depthRun struct {
+	seg, last uint64
+	depth     uint64
+	open      bool
+	buf       []byte
+}
+
+// newDepthLog makes the log's file in folder dir ("" for the system's
+// temporary folder).
+func newDepthLog(dir string) (*depthLog, error) {
+	f, err := os.CreateTemp(dir, "retro-depths-*")
+	if err != nil {
+		return nil, fmt.Errorf("the depths' file: %w", err)
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("the depths' file: %w", err)
+	}
+	l := &depthLog{f: f}
+	runtime.AddCleanup(l, func(f *os.File) { f.Close() }, f)
+	return l, nil
+}
+
+// add notes frontier position t of the given depth in worker run r; a
+// worker's positions come in increasing order until it calls end.
+func (l *depthLog) add(r *depthRun, depth, t uint64) {
+	seg := t >> depthSegShift
+	if !r.open || seg != r.seg || depth != r.depth {
+		l.end(r)
+		r.seg, r.depth, r.open, r.last = seg, depth, true, seg<<depthSegShift
+		r.buf = binary.AppendUvarint(r.buf, t-r.last)
+	} else {
+		r.buf = binary.AppendUvarint(r.buf, t-r.last-1)
+	}
+	r.last = t
+}
+
+// end writes run r's record, if it has one.
+func (l *depthLog) end(r *depthRun) {
+	if !r.open {
+		return
+	}
+	r.open = false
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		if _, err := l.f.Write(r.buf); err != nil {
+			l.err = fmt.Errorf("writing the depths' file: %w", err)
+		}
+		l.recs = append(l.recs, depthRecord{seg: r.seg, off: l.off, length: uint32(len(r.buf)), depth: uint32(r.depth)})
+		l.off += int64(len(r.buf))
+	}
+	r.buf = r.buf[:0]
+}
+
+// finish orders the records by segment, once the last level is written.
+func (l *depthLog) finish() error {
+	slices.SortFunc(l.recs, func(a, b depthRecord) int {
+		if a.seg != b.seg {
+			return cmpUint(a.seg, b.seg)
+		}
+		return cmpUint(uint64(a.depth), uint64(b.depth))
+	})
+	return l.err
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+var errDepthLog = errors.New("the depths' file is damaged")
+
+// depths stores in dst[i-lo] the depth of every position i in [lo, hi)
+// that a level resolved, leaving the others' entries as they are.
+func (l *depthLog) depths(lo, hi uint64, dst []uint64) error {
+	if lo >= hi {
+		return nil
+	}
+	first := lo >> depthSegShift
+	k, _ := slices.BinarySearchFunc(l.recs, first, func(r depthRecord, seg uint64) int { return cmpUint(r.seg, seg) })
+	var buf []byte
+	for ; k < len(l.recs) && l.recs[k].seg <= (hi-1)>>depthSegShift; k++ {
+		r := l.recs[k]
+		buf = slices.Grow(buf[:0], int(r.length))[:r.length]
+		if _, err := l.f.ReadAt(buf, r.off); err != nil {
+			return fmt.Errorf("reading the depths' file: %w", err)
+		}
+		i, next := r.seg<<depthSegShift, false
+		for len(buf) > 0 {
+			d, w := binary.Uvarint(buf)
+			if w <= 0 {
+				return errDepthLog
+			}
+			buf = buf[w:]
+			i += d
+			if next {
+				i++
+			}
+			next = true
+			if i >= hi {
+				break
+			}
+			if i >= lo {
+				dst[i-lo] = uint64(r.depth)
+			}
+		}
+	}
+	return nil
+}
