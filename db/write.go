@@ -218,22 +218,23 @@ func encodeBlock(buf []byte, sc *blockScratch, v engine.Values, lo, hi uint64, w
 	raw = raw[:n*uint64(width)]
 	// A source that reads runs at once (a lean solve's depths on disk)
 	// gives the block's values in one call.
-	var vals []engine.Value
-	var depths []uint64
-	if rv, ok := v.(engine.RangeValues); ok {
-		if uint64(len(sc.vals)) < n {
-			sc.vals, sc.depths = make([]engine.Value, n), make([]uint64, n)
-		}
-		vals, depths = sc.vals, sc.depths
-		if err := rv.LookupRange(lo, hi, vals, depths); err != nil {
-			return nil, counts, err
-		}
+	rv, runs := v.(engine.RangeValues)
+	runs = runs && rv.ReadsRuns()
+	if runs && sc.vals == nil {
+		sc.vals, sc.depths = make([]engine.Value, runSize), make([]uint64, runSize)
 	}
+	run := lo // the first index of the run in sc, for a source read in runs
 	for i := lo; i < hi; i++ {
 		var val engine.Value
 		var d uint64
-		if vals != nil {
-			val, d = vals[i-lo], depths[i-lo]
+		if runs {
+			if i == lo || i-run == runSize {
+				run = i
+				if err := rv.LookupRange(run, min(run+runSize, hi), sc.vals, sc.depths); err != nil {
+					return nil, counts, err
+				}
+			}
+			val, d = sc.vals[i-run], sc.depths[i-run]
 		} else {
 			var err error
 			if val, d, err = v.Lookup(i); err != nil {
@@ -254,11 +255,20 @@ func encodeBlock(buf []byte, sc *blockScratch, v engine.Values, lo, hi uint64, w
 }
 
 // blockScratch is one batch slot's room for the values and depths of a
-// block read as a run (engine.RangeValues), kept from block to block.
+// run (engine.RangeValues), kept from block to block.
 type blockScratch struct {
 	vals   []engine.Value
 	depths []uint64
 }
+
+// A source that reads runs (engine.RangeValues.ReadsRuns) is read runSize
+// indices at a time: a block of 2-byte codes in one run, of 1-byte codes
+// in two. RunScratchBytes is the memory per worker that Add takes more for
+// it: two slots' values and depths, 9 bytes per index.
+const (
+	runSize         = DefaultBlockSize / 2
+	RunScratchBytes = 2 * runSize * 9
+)
 
 // encodeDirectory stores running counts as their differences, 16 bits
 // each (at most dirGroup), in two byte planes.

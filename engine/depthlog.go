@@ -121,6 +121,9 @@ func cmpUint(a, b uint64) int {
 
 var errDepthLog = errors.New("the depths' file is damaged")
 
+// recordBufs holds buffers for records read back, one per reader at a time.
+var recordBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 // depths stores in dst[i-lo] the depth of every position i in [lo, hi)
 // that a level resolved, leaving the others' entries as they are.
 func (l *depthLog) depths(lo, hi uint64, dst []uint64) error {
@@ -129,10 +132,12 @@ func (l *depthLog) depths(lo, hi uint64, dst []uint64) error {
 	}
 	first := lo >> depthSegShift
 	k, _ := slices.BinarySearchFunc(l.recs, first, func(r depthRecord, seg uint64) int { return cmpUint(r.seg, seg) })
-	var buf []byte
+	bp := recordBufs.Get().(*[]byte)
+	defer recordBufs.Put(bp)
 	for ; k < len(l.recs) && l.recs[k].seg <= (hi-1)>>depthSegShift; k++ {
 		r := l.recs[k]
-		buf = slices.Grow(buf[:0], int(r.length))[:r.length]
+		*bp = slices.Grow((*bp)[:0], int(r.length))[:r.length]
+		buf := *bp
 		if _, err := l.f.ReadAt(buf, r.off); err != nil {
 			return fmt.Errorf("reading the depths' file: %w", err)
 		}

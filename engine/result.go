@@ -52,13 +52,16 @@ type Values interface {
 	Lookup(i uint64) (v Value, depth uint64, err error)
 }
 
-// RangeValues is a Values that reads a run of indices at once faster than
-// one by one (a lean solve's depths on disk); the database writer uses it.
+// RangeValues is a Values that can read a run of indices at once; the
+// database writer reads a block at a time through it where ReadsRuns says
+// that is faster than one index at a time (a lean solve's depths on disk).
 type RangeValues interface {
 	Values
 	// LookupRange stores the values and depths of the indices [lo, hi) in
 	// vals and depths, which hold hi-lo entries each.
 	LookupRange(lo, hi uint64, vals []Value, depths []uint64) error
+	// ReadsRuns reports whether LookupRange is the faster way.
+	ReadsRuns() bool
 }
 
 var _ RangeValues = (*Result)(nil)
@@ -132,6 +135,10 @@ func (r *Result) Lookup(i uint64) (Value, uint64, error) {
 	}
 	return r.Value(i), r.Depth(i), nil
 }
+
+// ReadsRuns reports whether r's depths are on disk, where a run costs
+// about what one index does (RangeValues).
+func (r *Result) ReadsRuns() bool { return r.lean != nil && r.lean.disk != nil }
 
 // LookupRange stores the values and depths of the indices [lo, hi) in
 // vals and depths (RangeValues); the error is that of Lookup.

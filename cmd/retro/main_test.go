@@ -447,18 +447,37 @@ func TestLeanEngine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"police", "-engine", "lean", "-db", db, "../../examples/police.txt"}, "-db needs every position's depth"},
 		{[]string{"police", "-engine", "lean", "-reachable", "../../examples/police.txt"}, "no -reachable"},
-		{[]string{"graph", "-engine", "lean", "../../examples/small.graph"}, "the game has no start"},
+		{[]string{"graph", "-engine", "lean", "../../examples/small.graph"}, "the game has no start, and without -db"},
 	} {
 		out, errs, code := retro(t, "", append([]string{"solve"}, tc.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errs, tc.want)
 		}
 	}
+	// With -db, the lean engine keeps every depth on disk: its database is
+	// the parallel engine's, byte for byte (a game without a start too).
+	for _, tc := range [][]string{
+		{"police", "../../examples/police.txt"},
+		{"pawns", "../../examples/pawns.txt"},
+		{"graph", "../../examples/small.graph"},
+	} {
+		var files [2][]byte
+		for k, engine := range []string{"par", "lean"} {
+			path := filepath.Join(t.TempDir(), engine+".db")
+			if _, errs, code := retro(t, "", "solve", tc[0], "-engine", engine, "-db", path, tc[1]); code != 0 {
+				t.Fatalf("%v -engine %s -db: exit %d, %s", tc, engine, code, errs)
+			}
+			files[k], _ = os.ReadFile(path)
+		}
+		if len(files[0]) == 0 || !bytes.Equal(files[0], files[1]) {
+			t.Errorf("%v: the lean engine's database (%d bytes) differs from the parallel one's (%d bytes)", tc, len(files[1]), len(files[0]))
+		}
+	}
 	// 40 x 40, in a child process (whose memory is its own): the parallel
 	// engine needs about 13 MiB, the lean one 5 (auto chooses lean for
-	// police anyway, and says so).
+	// police anyway, and says so); with -db, whose writer takes 12 MiB more,
+	// the lean engine fits in 32M and the parallel one does not.
 	big := filepath.Join(t.TempDir(), "big.police")
 	os.WriteFile(big, []byte(police.Random(40, 40, 0, 0.01, 2).String()), 0o644)
 	want, _, _ := retro(t, "", "solve", "police", "-engine", "par", big)
@@ -468,7 +487,8 @@ func TestLeanEngine(t *testing.T) {
 		want string
 	}{
 		{[]string{"-engine", "par"}, 1, "needs about"},
-		{[]string{"-db", db}, 1, "needs about"},
+		{[]string{"-engine", "par", "-db", db, "-max-memory", "32M"}, 1, "needs about"},
+		{[]string{"-db", db, "-max-memory", "32M", "-progress"}, 0, "every depth on disk"},
 		{[]string{"-progress"}, 0, "solving in the lean mode"},
 	} {
 		cmd := exec.Command(os.Args[0], append(append([]string{"solve", "police", "-max-memory", "18M"}, tc.args...), big)...)

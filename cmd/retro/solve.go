@@ -69,7 +69,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 	c := &solveConfig{ctx: e.ctx, env: e}
 	fs := flag.NewFlagSet("solve "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.StringVar(&c.engine, "engine", "auto", "solver `engine`: par (frontier-parallel), lean (frontier-parallel in half a byte per position, keeping the depths of the start and the longest positions only), seq (sequential reference), or auto: lean for a game with a start whose moves are cheap to list (police, pawns) when no flag needs every depth (-db, -checkpoint, -reachable), or when par does not fit in -max-memory; par otherwise")
+	fs.StringVar(&c.engine, "engine", "auto", "solver `engine`: par (frontier-parallel), lean (frontier-parallel in half a byte per position, keeping the depths of the start and the longest positions only, or with -db every depth in a file beside the database), seq (sequential reference), or auto: lean for a game with a start whose moves are cheap to list (police, pawns) when no flag needs every depth in memory (-checkpoint, -reachable), or when par does not fit in -max-memory; par otherwise")
 	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine (default 0: one per core)")
 	fs.BoolVar(&c.progress, "progress", false, "print progress lines to standard error (default when it is a terminal)")
 	fs.Var(&c.maxMemory, "max-memory", "refuse solves that need more than this `size` of memory, e.g. 512M or 8G (default: the machine's memory)")
@@ -357,17 +357,20 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 	// The engine: lean where moves are cheap to list, since recomputing a
 	// position's count of moves to wins then costs less than keeping a
 	// counter (police and pawns solve about twice as fast, in a third of the
-	// memory); par where every depth is needed or moves are dear (canonical
-	// forms: quixo, teeko, dobutsu's mirror images).
+	// memory); par where every depth is needed in memory, where moves are
+	// dear (canonical forms: quixo, teeko, dobutsu's mirror images), and for
+	// a game without a start (a random graph: a counter is cheaper than
+	// listing a predecessor's moves in another part of the graph). With -db
+	// the lean engine keeps every depth on disk.
 	notLean := c.notLean()
-	if notLean == "" && start == nil {
-		notLean = "the game has no start, and the lean mode keeps no depths but the start's"
+	if notLean == "" && start == nil && c.dbPath == "" {
+		notLean = "the game has no start, and without -db the lean mode keeps no depths but the start's"
 	}
 	c.solver = c.engine
 	switch {
 	case c.solver == "lean" && notLean != "":
 		return nil, usagef("solve %s: -engine lean: %s", d.Name, notLean)
-	case c.solver == "auto" && notLean == "" && engine.MoveCost(solved) < cheapMove:
+	case c.solver == "auto" && notLean == "" && start != nil && engine.MoveCost(solved) < cheapMove:
 		c.solver = "lean"
 	case c.solver == "auto":
 		c.solver = "par"
@@ -389,7 +392,11 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 		}
 	}
 	if c.solver == "lean" && c.engine == "auto" && c.wantProgress() {
-		fmt.Fprintln(c.env.stderr, "retro: solving in the lean mode (half a byte per position; the depths of the start and the longest positions only)")
+		if c.dbPath != "" {
+			fmt.Fprintln(c.env.stderr, "retro: solving in the lean mode (half a byte per position; every depth on disk beside the database until it is written)")
+		} else {
+			fmt.Fprintln(c.env.stderr, "retro: solving in the lean mode (half a byte per position; the depths of the start and the longest positions only)")
+		}
 	}
 	if c.wantProgress() {
 		fmt.Fprintf(c.env.stderr, "retro: memory %s (%d bytes in all)\n", plan, plan.total())
@@ -476,6 +483,11 @@ func (c *solveConfig) solverBytes(g implicit.Game) uint64 {
 		b = engine.SequentialMemoryNeeded(g.Size(), g.MaxMoves())
 	case "lean":
 		b = engine.LeanMemoryNeeded(g.Size())
+		if c.dbPath != "" {
+			// The depths on disk: the directory of their file, and the
+			// database writer's blocks read as runs.
+			b += engine.DepthLogBytes(g.Size()) + uint64(parallel.Workers(c.workers))*db.RunScratchBytes
+		}
 	default:
 		b = engine.MemoryNeeded(g.Size(), g.MaxMoves())
 	}
@@ -486,12 +498,11 @@ func (c *solveConfig) solverBytes(g implicit.Game) uint64 {
 }
 
 // notLean says why the flags given cannot be served by the lean engine,
-// which keeps no depth but the start's and the longest positions': "" if
-// they can.
+// which keeps no depth in memory but the start's and the longest
+// positions' (with -db, it keeps every depth in a file beside the
+// database's): "" if they can.
 func (c *solveConfig) notLean() string {
 	switch {
-	case c.dbPath != "":
-		return "-db needs every position's depth, which the lean mode does not keep"
 	case c.checkpoint != "":
 		return "the lean mode keeps no checkpoints"
 	case c.reachable:
@@ -515,6 +526,10 @@ func (c *solveConfig) run(g implicit.Game, solverBytes uint64, reachableFrom, ke
 		return engine.Sequential(c.ctx, g, o)
 	case c.solver == "lean":
 		o.Keep = keep
+		if c.dbPath != "" {
+			// Every depth, for the database, in a nameless file on its disk.
+			o.DepthsOnDisk, o.DepthDir = true, filepath.Dir(c.dbPath)
+		}
 		return engine.Lean(c.ctx, g, o)
 	case c.world != nil:
 		return c.runDistributed(g, o)
