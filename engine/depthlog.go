@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -102,21 +103,11 @@ func (l *depthLog) end(r *depthRun) {
 func (l *depthLog) finish() error {
 	slices.SortFunc(l.recs, func(a, b depthRecord) int {
 		if a.seg != b.seg {
-			return cmpUint(a.seg, b.seg)
+			return cmp.Compare(a.seg, b.seg)
 		}
-		return cmpUint(uint64(a.depth), uint64(b.depth))
+		return cmp.Compare(a.depth, b.depth)
 	})
 	return l.err
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 var errDepthLog = errors.New("the depths' file is damaged")
@@ -131,7 +122,7 @@ func (l *depthLog) depths(lo, hi uint64, dst []uint64) error {
 		return nil
 	}
 	first := lo >> depthSegShift
-	k, _ := slices.BinarySearchFunc(l.recs, first, func(r depthRecord, seg uint64) int { return cmpUint(r.seg, seg) })
+	k, _ := slices.BinarySearchFunc(l.recs, first, func(r depthRecord, seg uint64) int { return cmp.Compare(r.seg, seg) })
 	bp := recordBufs.Get().(*[]byte)
 	defer recordBufs.Put(bp)
 	for ; k < len(l.recs) && l.recs[k].seg <= (hi-1)>>depthSegShift; k++ {

@@ -392,6 +392,20 @@ type leanDepths struct {
 	disk  *depthLog         // every depth, with Options.DepthsOnDisk; nil without
 }
 
+// depth returns the depth of win or loss i: kept in memory, or read from
+// the depth log, or an error if the solve kept neither.
+func (l *leanDepths) depth(i uint64) (uint64, error) {
+	if d, ok := l.known[i]; ok {
+		return d, nil
+	}
+	if l.disk == nil {
+		return 0, fmt.Errorf("index %d: the lean solve kept no depth for it", i)
+	}
+	var d [1]uint64
+	err := l.disk.depths(i, i+1, d[:])
+	return d[0], err
+}
+
 // MoveCost returns the time g takes to list a move, measured on the inner
 // positions of 64 runs of 256 consecutive indices spread over the index,
 // or 0 if it found none. The lean engine lists a predecessor's moves where

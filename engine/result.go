@@ -97,17 +97,11 @@ func (r *Result) Depth(i uint64) uint64 {
 		return 0
 	}
 	if r.lean != nil {
-		if d, ok := r.lean.known[i]; ok {
-			return d
+		d, err := r.lean.depth(i)
+		if err != nil {
+			panic("engine: " + err.Error())
 		}
-		if r.lean.disk == nil {
-			panic(fmt.Sprintf("engine: the depth of index %d was not kept by the lean solve", i))
-		}
-		var d [1]uint64
-		if err := r.lean.disk.depths(i, i+1, d[:]); err != nil {
-			panic(fmt.Sprintf("engine: the depth of index %d: %v", i, err))
-		}
-		return d[0]
+		return d
 	}
 	return r.depths.Get(i) & r.depthMask
 }
@@ -125,13 +119,9 @@ func (r *Result) KeepsDepth(i uint64) bool {
 // Lookup returns the value and depth of index i; the error is nil except
 // for a win or loss whose depth a lean solve did not keep.
 func (r *Result) Lookup(i uint64) (Value, uint64, error) {
-	if !r.KeepsDepth(i) {
-		return r.Value(i), 0, fmt.Errorf("index %d: the lean solve kept no depth for it", i)
-	}
-	if r.lean != nil && r.lean.disk != nil && r.values.Get(i)-1 < 2 {
-		var d [1]uint64
-		err := r.lean.disk.depths(i, i+1, d[:])
-		return r.Value(i), d[0], err
+	if r.lean != nil && r.values.Get(i)-1 < 2 {
+		d, err := r.lean.depth(i)
+		return r.Value(i), d, err
 	}
 	return r.Value(i), r.Depth(i), nil
 }
