@@ -10,6 +10,7 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/retro-solver/retro/bitset"
@@ -81,9 +82,8 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 		}
 	}
 	err := writeChecked(c.Path, func(w *bufio.Writer) {
-		head := []byte(checkpointMagic)
-		for _, x := range []uint64{checkpointVersion, uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)),
-			st.n, st.depth, st.maxDepth, st.edges, st.width, st.exitWidth} {
+		head := checkpointHead(c, checkpointMagic, checkpointVersion)
+		for _, x := range []uint64{st.n, st.depth, st.maxDepth, st.edges, st.width, st.exitWidth} {
 			head = binary.LittleEndian.AppendUint64(head, x)
 		}
 		w.Write(head)
@@ -112,7 +112,16 @@ func writeChecked(path string, body func(w *bufio.Writer)) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	// A save cut short by a crash left its temporary file: it goes now.
+	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+".tmp"
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), prefix) {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	f, err := os.CreateTemp(dir, prefix+"*")
 	if err != nil {
 		return err
 	}
@@ -144,27 +153,120 @@ func writeChecked(path string, body func(w *bufio.Writer)) error {
 	return nil
 }
 
+// writeWords writes words in little-endian order, a 64 KiB piece at a time
+// (a lean checkpoint writes gigabytes of them).
 func writeWords(w *bufio.Writer, words []uint64) {
-	var b [8]byte
-	for _, x := range words {
-		binary.LittleEndian.PutUint64(b[:], x)
-		w.Write(b[:])
+	var b [8 << 10]byte
+	for len(words) > 0 {
+		k := min(len(words), len(b)/8)
+		for i, x := range words[:k] {
+			binary.LittleEndian.PutUint64(b[8*i:], x)
+		}
+		w.Write(b[:8*k])
+		words = words[k:]
 	}
 }
 
+// readWords fills words from r, written by writeWords.
 func readWords(r io.Reader, words []uint64) error {
-	var b [8]byte
-	for i := range words {
-		if _, err := io.ReadFull(r, b[:]); err != nil {
+	var b [8 << 10]byte
+	for len(words) > 0 {
+		k := min(len(words), len(b)/8)
+		if _, err := io.ReadFull(r, b[:8*k]); err != nil {
 			return err
 		}
-		words[i] = binary.LittleEndian.Uint64(b[:])
+		for i := range words[:k] {
+			words[i] = binary.LittleEndian.Uint64(b[8*i:])
+		}
+		words = words[k:]
 	}
 	return nil
 }
 
 // errNoCheckpoint says there is no checkpoint to resume from.
 var errNoCheckpoint = errors.New("no checkpoint")
+
+// checkpointKinds names the engine behind each kind of checkpoint file, so
+// that one engine's file offered to the other is refused with a word on
+// which engine wrote it.
+var checkpointKinds = map[string]string{
+	checkpointMagic:     "the parallel engine (-engine par)",
+	leanCheckpointMagic: "the lean engine (-engine lean)",
+}
+
+// openChecked opens checkpoint c's file for reading, checks its checksum,
+// its kind (magic), its format's version and its fingerprint, and returns a
+// reader of the words after those and a function that closes the file. It
+// returns errNoCheckpoint if there is no file, and an error naming the
+// problem if the file is another engine's, another solve's, or damaged.
+func openChecked(c *Checkpoint, magic string, version uint64) (*bufio.Reader, func(), error) {
+	f, err := os.Open(c.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, errNoCheckpoint
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := checkedReader(f, c, magic, version)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return r, func() { f.Close() }, nil
+}
+
+func checkedReader(f *os.File, c *Checkpoint, magic string, version uint64) (*bufio.Reader, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("checkpoint %s: %s", c.Path, fmt.Sprintf(format, args...))
+	}
+	// The checksum first: the whole file but its last 4 bytes.
+	const headLen = 8 + 2*8
+	if st.Size() < headLen+4 {
+		return nil, fail("truncated")
+	}
+	h := crc32.New(crcTable)
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, st.Size()-4)); err != nil {
+		return nil, err
+	}
+	var sum [4]byte
+	if _, err := f.ReadAt(sum[:], st.Size()-4); err != nil {
+		return nil, err
+	}
+	if binary.LittleEndian.Uint32(sum[:]) != h.Sum32() {
+		return nil, fail("damaged (its checksum is wrong); remove it to start again")
+	}
+	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, st.Size()-4), 1<<20)
+	head := make([]byte, headLen)
+	if _, err := io.ReadFull(r, head); err != nil {
+		return nil, fail("truncated")
+	}
+	if kind := string(head[:8]); kind != magic {
+		if who, ok := checkpointKinds[kind]; ok {
+			return nil, fail("saved by %s; run that engine to go on from it, or remove it to start again", who)
+		}
+		return nil, fail("not a checkpoint of retro's")
+	}
+	le := binary.LittleEndian
+	if v := le.Uint64(head[8:]); v != version {
+		return nil, fail("written by another version of retro (format %d)", v)
+	}
+	if le.Uint64(head[16:]) != uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)) {
+		return nil, fail("saved for another game or other parameters; remove it to start again")
+	}
+	return r, nil
+}
+
+// checkpointHead returns the words a checkpoint file starts with: its
+// kind, its format's version and its fingerprint's checksum.
+func checkpointHead(c *Checkpoint, magic string, version uint64) []byte {
+	head := []byte(magic)
+	head = binary.LittleEndian.AppendUint64(head, version)
+	return binary.LittleEndian.AppendUint64(head, uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)))
+}
 
 // resume loads the state saved in the checkpoint file, if there is one,
 // into the solver: its lanes, the frontier as the current one, the exits'
@@ -173,50 +275,19 @@ var errNoCheckpoint = errors.New("no checkpoint")
 // problem if the file is of another solve or damaged.
 func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 	c := s.ckpt
-	f, err := os.Open(c.Path)
-	if errors.Is(err, os.ErrNotExist) {
-		return 0, 0, errNoCheckpoint
-	}
+	r, done, err := openChecked(c, checkpointMagic, checkpointVersion)
 	if err != nil {
 		return 0, 0, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return 0, 0, err
-	}
+	defer done()
 	fail := func(format string, args ...any) (uint64, uint64, error) {
 		return 0, 0, fmt.Errorf("checkpoint %s: %s", c.Path, fmt.Sprintf(format, args...))
 	}
-	// The checksum first: the whole file but its last 4 bytes.
-	h := crc32.New(crcTable)
-	if st.Size() < 8+8*8+4 {
+	var fields [6]uint64
+	if err := readWords(r, fields[:]); err != nil {
 		return fail("truncated")
 	}
-	if _, err := io.Copy(h, io.NewSectionReader(f, 0, st.Size()-4)); err != nil {
-		return 0, 0, err
-	}
-	var sum [4]byte
-	if _, err := f.ReadAt(sum[:], st.Size()-4); err != nil {
-		return 0, 0, err
-	}
-	if binary.LittleEndian.Uint32(sum[:]) != h.Sum32() {
-		return fail("damaged (its checksum is wrong); remove it to start again")
-	}
-	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, st.Size()-4), 1<<20)
-	head := make([]byte, 8+8*8)
-	if _, err := io.ReadFull(r, head); err != nil || string(head[:8]) != checkpointMagic {
-		return fail("not a checkpoint of retro's")
-	}
-	le := binary.LittleEndian
-	field := func(i int) uint64 { return le.Uint64(head[8+8*i:]) }
-	if field(0) != checkpointVersion {
-		return fail("written by another version of retro (format %d)", field(0))
-	}
-	if field(1) != uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)) {
-		return fail("saved for another game or other parameters; remove it to start again")
-	}
-	saved := checkpointState{n: field(2), depth: field(3), maxDepth: field(4), edges: field(5), width: field(6), exitWidth: field(7)}
+	saved := checkpointState{n: fields[0], depth: fields[1], maxDepth: fields[2], edges: fields[3], width: fields[4], exitWidth: fields[5]}
 	exitWidth := uint64(0)
 	if s.exits != nil {
 		exitWidth = uint64(s.exits.lanes.Width())

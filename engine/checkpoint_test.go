@@ -3,7 +3,11 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
@@ -22,6 +26,11 @@ func TestCheckpointResume(t *testing.T) {
 		}
 		for k := uint64(0); k <= want.MaxDepth()+1; k++ {
 			path := filepath.Join(t.TempDir(), "ckpt")
+			// What a crash in the middle of a save leaves: the next save removes it.
+			stale := filepath.Join(filepath.Dir(path), ".ckpt.tmp12345")
+			if err := os.WriteFile(stale, []byte("half"), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			ctx, stop := context.WithCancel(context.Background())
 			ck := &engine.Checkpoint{Path: path, Fingerprint: "g", Every: 1, Saved: func(level uint64) {
 				if level == k {
@@ -32,6 +41,9 @@ func TestCheckpointResume(t *testing.T) {
 			stop()
 			if err == nil {
 				continue // the solve ended before level k
+			}
+			if _, err := os.Stat(stale); err == nil {
+				t.Fatal("a save left the temporary file of an earlier one")
 			}
 			if !errors.Is(err, context.Canceled) {
 				t.Fatal(err)
@@ -49,6 +61,124 @@ func TestCheckpointResume(t *testing.T) {
 			if err == nil {
 				t.Fatalf("a checkpoint of another fingerprint was accepted")
 			}
+		}
+	}
+}
+
+// TestLeanCheckpointResume does for the lean engine what
+// TestCheckpointResume does for the parallel one, with and without the
+// depths on disk: the resumed solve's values, depths kept, histogram and
+// edges are the uninterrupted one's, and with the depths on disk every
+// depth is, even when the depths' file holds bytes written after the
+// checkpoint (a crash in the middle of a level).
+func TestLeanCheckpointResume(t *testing.T) {
+	for seed := range uint64(4) {
+		g := graph.Random(3000, 6000+seed*1000, seed)
+		keep := []uint64{0, 17, 2999}
+		for _, onDisk := range []bool{false, true} {
+			opt := func(workers int, ck *engine.Checkpoint) engine.Options {
+				return engine.Options{Workers: workers, Keep: keep, DepthsOnDisk: onDisk, DepthDir: t.TempDir(), Checkpoint: ck}
+			}
+			want, err := engine.Lean(context.Background(), g, opt(2, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := uint64(0); k <= want.MaxDepth()+1; k++ {
+				path := filepath.Join(t.TempDir(), "ckpt")
+				ctx, stop := context.WithCancel(context.Background())
+				ck := &engine.Checkpoint{Path: path, Fingerprint: "g", Every: 1, Saved: func(level uint64) {
+					if level == k {
+						stop()
+					}
+				}}
+				_, err := engine.Lean(ctx, g, opt(2, ck))
+				stop()
+				if err == nil {
+					continue // the solve ended before level k
+				}
+				if !errors.Is(err, context.Canceled) {
+					t.Fatal(err)
+				}
+				if onDisk {
+					f, err := os.OpenFile(ck.DepthsPath(), os.O_WRONLY|os.O_APPEND, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					f.Write([]byte{1, 2, 3, 200, 7}) // a level cut short by the crash
+					f.Close()
+				}
+				resumed := &engine.Checkpoint{Path: path, Fingerprint: "g", Every: 1 << 62}
+				got, err := engine.Lean(context.Background(), g, opt(3, resumed))
+				if err != nil {
+					t.Fatalf("seed %d, resumed at level %d: %v", seed, k, err)
+				}
+				where := fmt.Sprintf("seed %d, depths on disk %v, resumed at level %d", seed, onDisk, k)
+				sameLean(t, where, want, got, keep, onDisk)
+				resumed.Remove()
+				if _, err := os.Stat(ck.DepthsPath()); err == nil {
+					t.Fatalf("%s: Remove left the depths' file", where)
+				}
+			}
+		}
+	}
+}
+
+// sameLean fails the test if lean results a and b differ: in values,
+// edges, histogram, the depths of keep, and (all true) every depth.
+func sameLean(t *testing.T, where string, a, b *engine.Result, keep []uint64, all bool) {
+	t.Helper()
+	if all {
+		if i, differ := engine.Diff(a, b); differ {
+			t.Fatalf("%s: index %d differs", where, i)
+		}
+	}
+	for i := range a.Size() {
+		if a.Value(i) != b.Value(i) {
+			t.Fatalf("%s: index %d is %v, want %v", where, i, b.Value(i), a.Value(i))
+		}
+	}
+	for _, i := range keep {
+		if v := a.Value(i); (v == engine.Win || v == engine.Loss) && a.Depth(i) != b.Depth(i) {
+			t.Fatalf("%s: kept index %d has depth %d, want %d", where, i, b.Depth(i), a.Depth(i))
+		}
+	}
+	if !reflect.DeepEqual(engine.ComputeStats(a), engine.ComputeStats(b)) || a.Edges() != b.Edges() || a.MaxDepth() != b.MaxDepth() {
+		t.Fatalf("%s: histogram, edges (%d, want %d) or deepest level differ", where, b.Edges(), a.Edges())
+	}
+}
+
+// TestCheckpointOfAnotherEngine offers each engine the other's checkpoint
+// and a lean one saved with the depths on disk to a solve without: each is
+// refused with a line that says why, and nothing is solved.
+func TestCheckpointOfAnotherEngine(t *testing.T) {
+	g := graph.Random(3000, 7000, 1)
+	solve := map[string]func(context.Context, engine.Options) (*engine.Result, error){
+		"par":  func(ctx context.Context, o engine.Options) (*engine.Result, error) { return engine.Parallel(ctx, g, o) },
+		"lean": func(ctx context.Context, o engine.Options) (*engine.Result, error) { return engine.Lean(ctx, g, o) },
+	}
+	saveOne := func(name string, onDisk bool) string {
+		path := filepath.Join(t.TempDir(), "ckpt")
+		ctx, stop := context.WithCancel(context.Background())
+		defer stop()
+		ck := &engine.Checkpoint{Path: path, Fingerprint: "g", Every: 1, Saved: func(uint64) { stop() }}
+		if _, err := solve[name](ctx, engine.Options{Checkpoint: ck, DepthsOnDisk: onDisk}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: %v, want a cancelled solve", name, err)
+		}
+		return path
+	}
+	for _, c := range []struct {
+		saver, resumer string
+		onDisk         bool
+		want           string
+	}{
+		{"par", "lean", false, "saved by the parallel engine"},
+		{"lean", "par", false, "saved by the lean engine"},
+		{"lean", "lean", true, "kept its depths on disk"},
+	} {
+		path := saveOne(c.saver, c.onDisk)
+		_, err := solve[c.resumer](context.Background(), engine.Options{Checkpoint: &engine.Checkpoint{Path: path, Fingerprint: "g"}})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s's checkpoint given to %s: %v, want an error saying %q", c.saver, c.resumer, err, c.want)
 		}
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -153,4 +155,55 @@ func (l *depthLog) depths(lo, hi uint64, dst []uint64) error {
 		}
 	}
 	return nil
+}
+
+// openDepthLog opens the depths' file of a lean solve that keeps
+// checkpoints, at path: a file with a name, kept on disk so that a solve
+// resumed from a checkpoint finds the levels written before it. The
+// checkpoint knows the file's first size bytes and their records; what
+// follows them (levels written after the checkpoint) is cut off. A solve
+// that starts afresh passes 0 and nil.
+func openDepthLog(path string, size int64, recs []depthRecord) (*depthLog, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("the depths' file: %w", err)
+	}
+	flags := os.O_RDWR | os.O_CREATE
+	if size == 0 {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("the depths' file: %w", err)
+	}
+	fail := func(err error) (*depthLog, error) {
+		f.Close()
+		return nil, fmt.Errorf("the depths' file %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	if st.Size() < size {
+		return fail(fmt.Errorf("%d bytes, shorter than the %d its checkpoint knows; remove the checkpoint to start again", st.Size(), size))
+	}
+	if err := f.Truncate(size); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Seek(size, io.SeekStart); err != nil {
+		return fail(err)
+	}
+	l := &depthLog{f: f, off: size, recs: recs}
+	runtime.AddCleanup(l, func(f *os.File) { f.Close() }, f)
+	return l, nil
+}
+
+// sync makes what the log has written durable, before a checkpoint that
+// counts on it is saved.
+func (l *depthLog) sync() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		return l.err
+	}
+	return l.f.Sync()
 }

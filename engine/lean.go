@@ -46,13 +46,12 @@ const LeanBytesPerIndex = 0.5
 // 004, section 1.2), so the values, the depths kept and the counts are the
 // same; the loss test costs a listing of moves per (predecessor, win)
 // pair, which is what saves the counter. Lean solves plain games: not an
-// ExitGame (tiers), without ReachableFrom and without checkpoints.
+// ExitGame (tiers), and without ReachableFrom. With opt.Checkpoint it saves
+// its state at level barriers and goes on from the state saved, as Parallel
+// does (see leanckpt.go).
 func Lean(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
-	switch {
-	case len(opt.ReachableFrom) > 0:
+	if len(opt.ReachableFrom) > 0 {
 		return nil, errors.New("the lean engine does not restrict a solve to the reachable positions")
-	case opt.Checkpoint != nil:
-		return nil, errors.New("the lean engine keeps no checkpoints")
 	}
 	if _, ok := g.(ExitGame); ok {
 		return nil, errors.New("the lean engine does not solve tiers")
@@ -72,6 +71,9 @@ func Lean(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
 		workers: parallel.Workers(opt.Workers),
 		nibs:    bitset.NewNibbles(n),
 		keep:    opt.Keep,
+		known:   map[uint64]uint64{},
+		ckpt:    opt.Checkpoint,
+		wantLog: opt.DepthsOnDisk,
 	}
 	s.bufs = make([]leanBuf, s.workers)
 	// Levels of up to n/1024 positions are also listed, so that the next
@@ -83,7 +85,7 @@ func Lean(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
 		s.bufs[w].list = make([]uint64, 0, perWorker)
 	}
 	s.listed = make([]uint64, 0, perWorker*uint64(s.workers))
-	if opt.DepthsOnDisk {
+	if opt.DepthsOnDisk && s.ckpt == nil { // with a checkpoint, the file is made beside it (start)
 		var err error
 		if s.log, err = newDepthLog(opt.DepthDir); err != nil {
 			return nil, err
@@ -102,7 +104,13 @@ type leanSolver struct {
 	keep    []uint64
 	bufs    []leanBuf
 	prog    *Progress
-	log     *depthLog // every depth, level by level, with Options.DepthsOnDisk
+	ckpt    *Checkpoint // nil, or where the state is saved at level barriers
+	wantLog bool        // Options.DepthsOnDisk
+	log     *depthLog   // every depth, level by level, with Options.DepthsOnDisk
+	// What the levels expanded so far counted: the histogram of depths and
+	// the longest positions, and the depths of the positions to keep.
+	stats Stats
+	known map[uint64]uint64
 	// The positions of the level being expanded, when they were few enough
 	// to list (sparse); otherwise the level is found by a scan.
 	listed   []uint64
@@ -137,16 +145,18 @@ func frontierBit(d uint64) uint8 { return leanFront << (d & 1) }
 func frontierMask(d uint64) uint64 { return 0x4444_4444_4444_4444 << (d & 1) }
 
 func (s *leanSolver) solve(ctx context.Context) (*Result, error) {
-	s.prog.SetPhase("classifying")
-	count, err := s.classify(ctx)
+	depth, count, err := s.start(ctx)
 	if err != nil {
 		return nil, err
 	}
 	s.prog.SetPhase("")
-	var st Stats
-	known := map[uint64]uint64{}
-	var depth, edges uint64
+	st, known := &s.stats, s.known
 	for ; count > 0; depth++ {
+		if s.ckpt != nil && s.ckpt.due() {
+			if err := s.save(depth, count); err != nil {
+				return nil, err
+			}
+		}
 		s.prog.Level(depth, count)
 		cur := frontierBit(depth)
 		for _, k := range s.keep {
@@ -177,6 +187,7 @@ func (s *leanSolver) solve(ctx context.Context) (*Result, error) {
 	if len(st.Wins) == 0 { // no level: the histogram of depth 0, as ComputeStats has it
 		st.Wins, st.Losses = []uint64{0}, []uint64{0}
 	}
+	var edges uint64
 	for w := range s.bufs {
 		edges += s.bufs[w].edges
 	}
@@ -186,7 +197,7 @@ func (s *leanSolver) solve(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	r := &Result{n: s.n, values: s.nibs.LowPairs(), edges: edges, lean: &leanDepths{stats: st, known: known, disk: s.log}}
+	r := &Result{n: s.n, values: s.nibs.LowPairs(), edges: edges, lean: &leanDepths{stats: *st, known: known, disk: s.log}}
 	if depth > 0 {
 		r.maxDepth = depth - 1
 	}

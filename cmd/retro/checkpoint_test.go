@@ -57,8 +57,9 @@ func runRetro(t *testing.T, args ...string) string {
 }
 
 // TestKillAndResume kills solves with kill -9 just after their k-th
-// checkpoint (a level of a police solve in memory; a tier, or a level
-// inside one, of a tiered Quixo solve), for several k, runs the same
+// checkpoint (a level of a police solve in memory, by the lean engine, with
+// its depths' file, and by the parallel one; a tier, or a level inside one,
+// of a tiered Quixo solve), for several k, runs the same
 // command again, and compares the database, byte for byte, with an
 // uninterrupted solve's.
 func TestKillAndResume(t *testing.T) {
@@ -74,7 +75,8 @@ func TestKillAndResume(t *testing.T) {
 		name, mark string
 		args       []string
 	}{
-		{"police", "checkpoint at level", []string{"solve", "police", "-progress", "-checkpoint-every", "1ns", board}},
+		{"police lean", "checkpoint at level", []string{"solve", "police", "-engine", "lean", "-progress", "-checkpoint-every", "1ns", board}},
+		{"police par", "checkpoint at level", []string{"solve", "police", "-engine", "par", "-progress", "-checkpoint-every", "1ns", board}},
 		{"quixo tiers", "solved in", []string{"solve", "quixo", "-n", "3", "-tiered", "-progress"}},
 		{"quixo levels", "checkpoint at level", []string{"solve", "quixo", "-n", "3", "-tiered", "-progress", "-checkpoint-every", "1ns"}},
 	}
@@ -86,6 +88,7 @@ func TestKillAndResume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		allKills := 0
 		for round := range 5 {
 			got := filepath.Join(dir, c.name+"-resumed.db")
 			args := append(c.args, "-db", got)
@@ -93,6 +96,7 @@ func TestKillAndResume(t *testing.T) {
 			for k := 1 + rng.IntN(12); killAfter(t, k, c.mark, args...); k = 1 + rng.IntN(12) {
 				kills++
 			}
+			allKills += kills
 			gotBytes, err := os.ReadFile(got)
 			if err != nil {
 				t.Fatal(err)
@@ -107,6 +111,10 @@ func TestKillAndResume(t *testing.T) {
 				t.Fatalf("%s: the tiers' folder outlived the database", c.name)
 			}
 			os.Remove(got)
+		}
+		if allKills == 0 {
+			// The solve never showed the mark: it kept no checkpoint.
+			t.Errorf("%s: no solve was killed in 5 rounds", c.name)
 		}
 	}
 }

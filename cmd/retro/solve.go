@@ -69,7 +69,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 	c := &solveConfig{ctx: e.ctx, env: e}
 	fs := flag.NewFlagSet("solve "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.StringVar(&c.engine, "engine", "auto", "solver `engine`: par (frontier-parallel), lean (frontier-parallel in half a byte per position, keeping the depths of the start and the longest positions only, or with -db every depth in a file beside the database), seq (sequential reference), or auto: lean for a game with a start whose moves are cheap to list (police, pawns) when no flag needs every depth in memory (-checkpoint, -reachable), or when par does not fit in -max-memory; par otherwise")
+	fs.StringVar(&c.engine, "engine", "auto", "solver `engine`: par (frontier-parallel), lean (frontier-parallel in half a byte per position, keeping the depths of the start and the longest positions only, or with -db every depth in a file beside the database), seq (sequential reference), or auto: lean for a game with a start whose moves are cheap to list (police, pawns) when no flag needs every depth in memory (-reachable), or when par does not fit in -max-memory; par otherwise")
 	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine (default 0: one per core)")
 	fs.BoolVar(&c.progress, "progress", false, "print progress lines to standard error (default when it is a terminal)")
 	fs.Var(&c.maxMemory, "max-memory", "refuse solves that need more than this `size` of memory, e.g. 512M or 8G (default: the machine's memory)")
@@ -503,8 +503,6 @@ func (c *solveConfig) solverBytes(g implicit.Game) uint64 {
 // database's): "" if they can.
 func (c *solveConfig) notLean() string {
 	switch {
-	case c.checkpoint != "":
-		return "the lean mode keeps no checkpoints"
 	case c.reachable:
 		return "the lean mode solves the whole game (no -reachable)"
 	case c.tiered:
@@ -524,13 +522,6 @@ func (c *solveConfig) run(g implicit.Game, solverBytes uint64, reachableFrom, ke
 	switch {
 	case c.solver == "seq":
 		return engine.Sequential(c.ctx, g, o)
-	case c.solver == "lean":
-		o.Keep = keep
-		if c.dbPath != "" {
-			// Every depth, for the database, in a nameless file on its disk.
-			o.DepthsOnDisk, o.DepthDir = true, filepath.Dir(c.dbPath)
-		}
-		return engine.Lean(c.ctx, g, o)
 	case c.world != nil:
 		return c.runDistributed(g, o)
 	}
@@ -539,7 +530,18 @@ func (c *solveConfig) run(g implicit.Game, solverBytes uint64, reachableFrom, ke
 		return nil, err
 	}
 	o.Checkpoint = ckpt
-	r, err := engine.Parallel(c.ctx, g, o)
+	var r *engine.Result
+	if c.solver == "lean" {
+		o.Keep = keep
+		if c.dbPath != "" {
+			// Every depth, for the database, in a nameless file on its
+			// disk (beside the checkpoint, with a name, if it keeps one).
+			o.DepthsOnDisk, o.DepthDir = true, filepath.Dir(c.dbPath)
+		}
+		r, err = engine.Lean(c.ctx, g, o)
+	} else {
+		r, err = engine.Parallel(c.ctx, g, o)
+	}
 	switch {
 	case err != nil:
 	case c.dbw != nil:

@@ -218,7 +218,7 @@ func (c *solveConfig) levelCheckpoint() (*engine.Checkpoint, func(), error) {
 		fmt.Fprintf(c.env.stderr, "retro: going on from the checkpoint %s\n", ck.Path)
 	}
 	// The checkpoint goes once the solve is done (with -db, once saved).
-	return ck, func() { os.Remove(ck.Path); cleanup() }, nil
+	return ck, func() { ck.Remove(); cleanup() }, nil
 }
 
 // printPlan prints a tiered solve's plan: the tiers in the order they are
