@@ -37,7 +37,9 @@ type Checkpoint struct {
 	// when it goes on from a checkpoint, with the level it goes on from.
 	Resumed func(level uint64)
 
-	last time.Time
+	last      time.Time
+	lastBytes int64 // the last save's file
+	lastTook  time.Duration
 }
 
 const (
@@ -81,7 +83,7 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 			front.Add(p)
 		}
 	}
-	err := writeChecked(c.Path, func(w *bufio.Writer) {
+	err := c.writeChecked(c.Path, func(w *bufio.Writer) {
 		head := checkpointHead(c, checkpointMagic, checkpointVersion)
 		for _, x := range []uint64{st.n, st.depth, st.maxDepth, st.edges, st.width, st.exitWidth} {
 			head = binary.LittleEndian.AppendUint64(head, x)
@@ -107,8 +109,10 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 // CRC-32C of it, under a temporary name in path's folder (made if missing:
 // a solve that ends or stops before its first checkpoint leaves nothing
 // behind), synced and renamed, so that a crash leaves the previous file or
-// the new one whole.
-func writeChecked(path string, body func(w *bufio.Writer)) error {
+// the new one whole. It notes the file's size and the time it took for
+// LastSave.
+func (c *Checkpoint) writeChecked(path string, body func(w *bufio.Writer)) error {
+	began := time.Now()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -140,6 +144,10 @@ func writeChecked(path string, body func(w *bufio.Writer)) error {
 	if err := f.Sync(); err != nil {
 		return err
 	}
+	size, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return err
+	}
 	if err := f.Close(); err != nil {
 		return err
 	}
@@ -150,10 +158,17 @@ func writeChecked(path string, body func(w *bufio.Writer)) error {
 		d.Sync()
 		d.Close()
 	}
+	c.lastBytes, c.lastTook = size, time.Since(began)
 	return nil
 }
 
-// writeWords writes words in little-endian order, a 64 KiB piece at a time
+// LastSave returns the size of the file the last save wrote and the time
+// it took, for progress lines.
+func (c *Checkpoint) LastSave() (bytes int64, took time.Duration) {
+	return c.lastBytes, c.lastTook
+}
+
+// writeWords writes words in little-endian order, 8 KiB at a time
 // (a lean checkpoint writes gigabytes of them).
 func writeWords(w *bufio.Writer, words []uint64) {
 	var b [8 << 10]byte

@@ -124,7 +124,7 @@ func (d *distSolver) save(c *Checkpoint, depth, maxDepth, edges uint64) error {
 
 // writeCheckpoint writes this rank's file.
 func (d *distSolver) writeCheckpoint(c *Checkpoint, h distHeader) error {
-	return writeChecked(c.rankFile(int(h.rank), int(h.ranks), h.depth), func(w *bufio.Writer) {
+	return c.writeChecked(c.rankFile(int(h.rank), int(h.ranks), h.depth), func(w *bufio.Writer) {
 		w.WriteString(distCheckpointMagic)
 		writeWords(w, h.words())
 		var b [4]byte

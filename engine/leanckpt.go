@@ -99,7 +99,7 @@ func (s *leanSolver) save(depth, count uint64) error {
 		}
 		h.logged, h.logSize, h.logRecords = 1, uint64(s.log.off), uint64(len(s.log.recs))
 	}
-	err := writeChecked(c.Path, func(w *bufio.Writer) {
+	err := c.writeChecked(c.Path, func(w *bufio.Writer) {
 		head := checkpointHead(c, leanCheckpointMagic, leanCheckpointVersion)
 		for _, x := range h.words() {
 			head = binary.LittleEndian.AppendUint64(head, *x)

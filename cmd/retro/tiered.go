@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
@@ -211,7 +212,9 @@ func (c *solveConfig) levelCheckpoint() (*engine.Checkpoint, func(), error) {
 	ck := &engine.Checkpoint{Path: filepath.Join(dir, name+".ckpt"), Fingerprint: c.fingerprint(c.desc), Every: c.ckptEvery}
 	if c.wantProgress() {
 		ck.Saved = func(level uint64) {
-			fmt.Fprintf(c.env.stderr, "retro: checkpoint at level %d saved to %s\n", level, ck.Path)
+			size, took := ck.LastSave()
+			fmt.Fprintf(c.env.stderr, "retro: checkpoint at level %d saved to %s (%s in %s)\n",
+				level, ck.Path, text.HumanBytes(uint64(size)), took.Round(time.Millisecond))
 		}
 	}
 	if _, err := os.Stat(ck.Path); err == nil && c.wantProgress() && c.world == nil {
