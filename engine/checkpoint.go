@@ -330,9 +330,11 @@ func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 		return fail("longer than its solve's state")
 	}
 	s.cur.Reset()
+	s.resumedFrontier = 0
 	for wi, x := range front.Words() {
 		for ; x != 0; x &= x - 1 {
 			s.cur.Emit(0, uint64(wi)<<6|uint64(bits.TrailingZeros64(x)))
+			s.resumedFrontier++
 		}
 	}
 	s.bufs[0].edges = saved.edges

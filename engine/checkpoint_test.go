@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit/graph"
@@ -181,4 +183,79 @@ func TestCheckpointOfAnotherEngine(t *testing.T) {
 			t.Errorf("%s's checkpoint given to %s: %v, want an error saying %q", c.saver, c.resumer, err, c.want)
 		}
 	}
+}
+
+// TestProgressAfterResume checks that the progress lines of a solve that
+// goes on from a checkpoint count the positions resolved before it: every
+// level line shows at least those, and at most every win and loss.
+func TestProgressAfterResume(t *testing.T) {
+	g := graph.Random(200_000, 420_000, 3)
+	for _, name := range []string{"par", "lean"} {
+		solve := func(ctx context.Context, o engine.Options) (*engine.Result, error) {
+			if name == "lean" {
+				return engine.Lean(ctx, g, o)
+			}
+			return engine.Parallel(ctx, g, o)
+		}
+		want, err := solve(context.Background(), engine.Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := engine.ComputeStats(want)
+		const k = 3 // the level the solve goes on from
+		var before uint64
+		for d := range k {
+			before += st.Wins[d] + st.Losses[d]
+		}
+		path := filepath.Join(t.TempDir(), "ckpt")
+		ctx, stop := context.WithCancel(context.Background())
+		ck := &engine.Checkpoint{Path: path, Fingerprint: "g", Every: 1, Saved: func(level uint64) {
+			if level == k {
+				stop()
+			}
+		}}
+		if _, err := solve(ctx, engine.Options{Workers: 2, Checkpoint: ck}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: %v, want a solve stopped at level %d", name, err, k)
+		}
+		stop()
+		var out strings.Builder
+		lines := &lockedWriter{w: &out}
+		_, err = solve(context.Background(), engine.Options{Workers: 2, Progress: lines, ProgressEvery: 50 * time.Microsecond,
+			Checkpoint: &engine.Checkpoint{Path: path, Fingerprint: "g", Every: 1 << 62}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		for _, line := range strings.Split(lines.String(), "\n") {
+			var level, resolved, n uint64
+			if _, err := fmt.Sscanf(line, "retro: level %d, %d of %d positions resolved", &level, &resolved, &n); err != nil {
+				continue
+			}
+			seen++
+			if resolved < before || resolved > want.Count(engine.Win)+want.Count(engine.Loss) {
+				t.Fatalf("%s: %q: want at least the %d positions resolved before the checkpoint", name, line, before)
+			}
+		}
+		if seen == 0 {
+			t.Fatalf("%s: no level line in a solve of %d levels", name, want.MaxDepth()+1-k)
+		}
+	}
+}
+
+// lockedWriter lets the progress goroutine write while the test reads.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *strings.Builder
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.String()
 }

@@ -61,9 +61,9 @@ func (h *leanHeader) words() []*uint64 {
 // classifying every index. It returns that level and its positions.
 func (s *leanSolver) start(ctx context.Context) (depth, count uint64, err error) {
 	if s.ckpt != nil {
+		s.prog.SetPhase("reading the checkpoint")
 		switch depth, count, err = s.resume(); {
 		case err == nil:
-			s.prog.Advance(s.n)
 			s.ckpt.last = time.Now()
 			return depth, count, nil
 		case err != errNoCheckpoint:
@@ -203,6 +203,11 @@ func (s *leanSolver) resume() (depth, count uint64, err error) {
 	}
 	s.stats = st
 	s.bufs[0].edges = h.edges
+	var before uint64
+	for d := range st.Wins {
+		before += st.Wins[d] + st.Losses[d]
+	}
+	s.prog.Resumed(before)
 	s.sparse = false // the level is found by a scan of the frontier bits
 	return h.depth, h.count, nil
 }

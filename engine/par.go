@@ -82,8 +82,10 @@ type parSolver struct {
 	prog        *Progress
 	exits       *exitEvents // the exits' actions, for an ExitGame
 	ckpt        *Checkpoint // nil, or where the state is saved at level barriers
-	direction   Direction   // how levels are expanded: Auto, or one way only
-	sampleHits  uint64      // see samplePull
+	// resumedFrontier counts the frontier loaded from the checkpoint.
+	resumedFrontier uint64
+	direction       Direction // how levels are expanded: Auto, or one way only
+	sampleHits      uint64    // see samplePull
 }
 
 // edges returns the predecessor edges the workers have walked so far.
@@ -151,10 +153,10 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 	resumed := false
 	if s.ckpt != nil {
 		var err error
+		s.prog.SetPhase("reading the checkpoint")
 		switch depth, maxDepth, err = s.resume(); {
 		case err == nil:
 			resumed = true
-			s.prog.Advance(s.n)
 		case err != errNoCheckpoint:
 			return nil, err
 		}
@@ -166,13 +168,19 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	s.prog.SetPhase("")
 	// The positions unresolved before each level, and the measured costs of
 	// pushing and pulling, choose each level's direction.
-	unresolved, moves, err := s.census(ctx)
+	s.prog.SetPhase("counting moves")
+	unresolved, moves, illegal, err := s.census(ctx)
 	if err != nil {
 		return nil, err
 	}
+	if resumed {
+		// Resolved before the checkpoint: neither unresolved, nor illegal,
+		// nor in the frontier about to be expanded (Level counts those).
+		s.prog.Resumed(s.n - unresolved - illegal - s.resumedFrontier)
+	}
+	s.prog.SetPhase("")
 	dir := newDirections(s.g, s.direction, float64(moves)/float64(max(unresolved, 1)))
 	first := true
 	// The last level at which an exit acts: levels go on until it, even

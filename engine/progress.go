@@ -16,6 +16,7 @@ type Progress struct {
 	phase    atomic.Pointer[string] // what the solve is doing, when not expanding a level
 	depth    atomic.Uint64
 	resolved atomic.Uint64 // positions resolved at the levels already started
+	before   atomic.Uint64 // positions resolved before the checkpoint the solve goes on from
 	advanced atomic.Uint64 // positions the current phase has done (see Advance)
 	done     chan struct{}
 	finished chan struct{}
@@ -51,9 +52,9 @@ func StartProgress(opt Options, n uint64) *Progress {
 					}
 					continue
 				}
-				res := p.resolved.Load()
+				res, all := p.resolved.Load(), p.resolved.Load()+p.before.Load()
 				fmt.Fprintf(opt.Progress, "retro: level %d, %d of %d positions resolved (%.1f%%), %.3g positions/s, %v\n",
-					p.depth.Load(), res, p.n, 100*float64(res)/float64(max(p.n, 1)),
+					p.depth.Load(), all, p.n, 100*float64(all)/float64(max(p.n, 1)),
 					float64(res)/el.Seconds(), el.Round(time.Millisecond))
 			}
 		}
@@ -91,6 +92,15 @@ func (p *Progress) Level(depth, frontier uint64) {
 	}
 	p.depth.Store(depth)
 	p.resolved.Add(frontier)
+}
+
+// Resumed records the positions resolved before the checkpoint the solve
+// goes on from: counted in the lines' share of positions resolved, not in
+// their rate (this process did not resolve them).
+func (p *Progress) Resumed(k uint64) {
+	if p != nil {
+		p.before.Store(k)
+	}
 }
 
 // Stop ends the lines and waits until the last one is written.

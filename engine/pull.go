@@ -165,20 +165,23 @@ func nanosPerMove(n, runs uint64, visit func(i uint64) uint64) float64 {
 }
 
 // census counts the unresolved positions and their moves (the counts in
-// their lanes), after classifying or resuming.
-func (s *parSolver) census(ctx context.Context) (unresolved, moves uint64, err error) {
+// their lanes), and the illegal indices, after classifying or resuming.
+func (s *parSolver) census(ctx context.Context) (unresolved, moves, illegal uint64, err error) {
 	type tally struct {
-		u, m uint64
-		_    [64 - 16]byte
+		u, m, i uint64
+		_       [64 - 24]byte
 	}
 	tallies := make([]tally, s.workers)
 	code, mask := s.codeShift, s.payloadMask
 	err = parallel.For(ctx, s.workers, s.n, parallel.ChunkFor(s.n, s.workers, 4096), func(w int, lo, hi uint64) error {
 		t := &tallies[w]
 		for i := lo; i < hi; i++ {
-			if l := s.lanes.Get(i); l>>code == 0 {
+			switch l := s.lanes.Get(i); l >> code {
+			case 0:
 				t.u++
 				t.m += l & mask
+			case uint64(Illegal):
+				t.i++
 			}
 		}
 		return nil
@@ -186,8 +189,9 @@ func (s *parSolver) census(ctx context.Context) (unresolved, moves uint64, err e
 	for _, t := range tallies {
 		unresolved += t.u
 		moves += t.m
+		illegal += t.i
 	}
-	return unresolved, moves, err
+	return unresolved, moves, illegal, err
 }
 
 // pullLevel expands the current frontier, all of the given depth, by
