@@ -279,3 +279,66 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// synthetic is a Values of made-up values and depths up to max, for codes
+// of every width.
+type synthetic struct{ n, max uint64 }
+
+func (s synthetic) Size() uint64 { return s.n }
+
+func (s synthetic) Lookup(i uint64) (engine.Value, uint64, error) {
+	v := engine.Value(i * 2654435761 >> 7 & 3)
+	if v != engine.Win && v != engine.Loss {
+		return v, 0, nil
+	}
+	return v, i * 7919 % (s.max + 1), nil
+}
+
+// TestCodeWidths writes values whose codes take 1, 2 and 4 bytes, with a
+// histogram of one depth per bar and of buckets, reads every index back and
+// compares the counts and the histogram with the source's; a source with a
+// depth beyond the maximum it declares is refused.
+func TestCodeWidths(t *testing.T) {
+	for _, max := range []uint64{100, 5000, 70000} {
+		src := synthetic{n: 200_000, max: max}
+		path := filepath.Join(t.TempDir(), "s.db")
+		w, err := db.Create(path, "graph", nil, nil, db.Options{BlockSize: 1 << 14})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Add(context.Background(), db.Source{Values: src, MaxDepth: max}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f, err := db.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := f.Table(0)
+		want := db.NewDepths(max)
+		var counts [4]uint64
+		for i := range src.n {
+			v, d, _ := src.Lookup(i)
+			counts[v]++
+			want.Add(v, d, 1)
+			if gv, gd, err := tab.Lookup(i); err != nil || gv != v || gd != d {
+				t.Fatalf("max depth %d, index %d: stored %v %d (%v), want %v %d", max, i, gv, gd, err, v, d)
+			}
+		}
+		if tab.Counts != counts || !tab.Depths.Equal(want) {
+			t.Fatalf("max depth %d: counts %v, histogram %+v; want %v, %+v", max, tab.Counts, tab.Depths, counts, want)
+		}
+		f.Close()
+		w, err = db.Create(path, "graph", nil, nil, db.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = w.Add(context.Background(), db.Source{Values: src, MaxDepth: max - 1})
+		if err == nil || !strings.Contains(err.Error(), "more than the maximum") {
+			t.Fatalf("max depth %d declared as %d: %v, want an error", max, max-1, err)
+		}
+		w.Close()
+	}
+}

@@ -147,7 +147,11 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 	raws := make([][]byte, batch)
 	counts := make([][4]uint64, batch)
 	depths := make([]*Depths, batch)
-	scratch := make([]blockScratch, batch)
+	// At most Workers blocks are coded at once, each with one scratch.
+	scratch := make(chan *blockScratch, w.o.Workers)
+	for range w.o.Workers {
+		scratch <- new(blockScratch)
+	}
 	s.Depths = NewDepths(src.MaxDepth)
 	for first := uint64(0); first < nb; first += batch {
 		k := min(batch, nb-first)
@@ -162,7 +166,9 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 				if depths[j] == nil {
 					depths[j] = NewDepths(src.MaxDepth)
 				}
-				raw, c, err := encodeBlock(raws[j], &scratch[j], src.Values, lo, min(lo+s.BlockSize, n), width, src.MaxDepth, depths[j])
+				sc := <-scratch
+				raw, c, err := encodeBlock(raws[j], sc, src.Values, lo, min(lo+s.BlockSize, n), width, src.MaxDepth, depths[j])
+				scratch <- sc
 				if err != nil {
 					return err
 				}
@@ -207,67 +213,125 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 
 // encodeBlock returns the codes of indices [lo, hi) of v as byte planes,
 // in buf if it is large enough, and the count of each value among them; it
-// adds their depths to h, a histogram for maxDepth.
+// adds their depths to h, a histogram for maxDepth. It reads the values a
+// run at a time into sc (engine.RangeValues: a lean solve's depths on
+// disk, a run of runSize; others by Lookup, lookupRun at a time) and codes
+// each run in one loop.
 func encodeBlock(buf []byte, sc *blockScratch, v engine.Values, lo, hi uint64, width int, maxDepth uint64, h *Depths) ([]byte, [4]uint64, error) {
-	var counts [4]uint64
+	var t tally
 	n := hi - lo
 	raw := buf
 	if uint64(cap(raw)) < n*uint64(width) {
 		raw = make([]byte, n*uint64(width))
 	}
 	raw = raw[:n*uint64(width)]
-	// A source that reads runs at once (a lean solve's depths on disk)
-	// gives the block's values in one call.
 	rv, runs := v.(engine.RangeValues)
 	runs = runs && rv.ReadsRuns()
-	if runs && sc.vals == nil {
-		sc.vals, sc.depths = make([]engine.Value, runSize), make([]uint64, runSize)
+	size := uint64(lookupRun)
+	if runs {
+		size = runSize
 	}
-	run := lo // the first index of the run in sc, for a source read in runs
-	for i := lo; i < hi; i++ {
-		var val engine.Value
-		var d uint64
+	if uint64(len(sc.vals)) < size {
+		sc.vals, sc.depths = make([]engine.Value, size), make([]uint64, size)
+	}
+	for at := lo; at < hi; at += size {
+		end := min(at+size, hi)
+		vals, depths := sc.vals[:end-at], sc.depths[:end-at]
 		if runs {
-			if i == lo || i-run == runSize {
-				run = i
-				if err := rv.LookupRange(run, min(run+runSize, hi), sc.vals, sc.depths); err != nil {
-					return nil, counts, err
+			if err := rv.LookupRange(at, end, vals, depths); err != nil {
+				return nil, t.counts, err
+			}
+		} else {
+			for k := range vals {
+				var err error
+				if vals[k], depths[k], err = v.Lookup(at + uint64(k)); err != nil {
+					return nil, t.counts, err
 				}
 			}
-			val, d = sc.vals[i-run], sc.depths[i-run]
-		} else {
-			var err error
-			if val, d, err = v.Lookup(i); err != nil {
-				return nil, counts, err
-			}
 		}
-		if d > maxDepth {
-			return nil, counts, fmt.Errorf("db: index %d has depth %d, more than the maximum %d", i, d, maxDepth)
-		}
-		counts[val&3]++
-		h.Add(val, d, 1)
-		c := Code(val, d)
-		for p := range uint64(width) {
-			raw[p*n+i-lo] = byte(c >> (8 * p))
+		if err := t.encode(raw, n, at-lo, vals, depths, width, maxDepth, h); err != nil {
+			return nil, t.counts, err
 		}
 	}
-	return raw, counts, nil
+	t.fold(h)
+	return raw, t.counts, nil
 }
 
-// blockScratch is one batch slot's room for the values and depths of a
-// run (engine.RangeValues), kept from block to block.
+// lookupRun is how many values encodeBlock looks up one by one (from a
+// source that does not read runs) before coding them.
+const lookupRun = 4096
+
+// tally counts a block's values as it codes them: one-byte codes by code
+// (folded into values and depths at the end), wider ones into the counts
+// and the histogram directly; neither divides by the histogram's bucket per
+// index where the bucket is 1.
+type tally struct {
+	counts [4]uint64
+	byCode [256]uint64
+}
+
+// encode stores the codes of vals and depths in the byte planes of raw (n
+// codes per plane), from code at on; the depths of wider codes go to h.
+func (t *tally) encode(raw []byte, n, at uint64, vals []engine.Value, depths []uint64, width int, maxDepth uint64, h *Depths) error {
+	depths = depths[:len(vals)]
+	for k, val := range vals {
+		d := depths[k]
+		if d > maxDepth {
+			return fmt.Errorf("db: index %d has depth %d, more than the maximum %d", at+uint64(k), d, maxDepth)
+		}
+		c := Code(val, d)
+		i := at + uint64(k)
+		if width == 1 {
+			raw[i] = byte(c)
+			t.byCode[c]++
+			continue
+		}
+		if width == 2 {
+			raw[i], raw[n+i] = byte(c), byte(c>>8)
+		} else {
+			raw[i], raw[n+i], raw[2*n+i], raw[3*n+i] = byte(c), byte(c>>8), byte(c>>16), byte(c>>24)
+		}
+		t.counts[val&3]++
+		if h.Bucket != 1 {
+			d /= h.Bucket
+		}
+		switch val {
+		case engine.Win:
+			h.Win[d]++
+		case engine.Loss:
+			h.Loss[d]++
+		}
+	}
+	return nil
+}
+
+// fold adds what t counted by code to its counts and to h.
+func (t *tally) fold(h *Depths) {
+	for c, k := range t.byCode {
+		if k > 0 {
+			v, d := Decode(uint64(c))
+			t.counts[v] += k
+			h.Add(v, d, k)
+		}
+	}
+}
+
+// blockScratch is a worker's room for the values and depths of a run,
+// kept from block to block.
 type blockScratch struct {
 	vals   []engine.Value
 	depths []uint64
 }
 
 // A source that reads runs (engine.RangeValues.ReadsRuns) is read runSize
-// indices at a time: a block of 2-byte codes in one run, of 1-byte codes
-// in two. RunScratchBytes is the memory per worker that Add takes more for
-// it: two slots' values and depths, 9 bytes per index.
+// indices at a time: a block of 2-byte codes in one run, of 1-byte codes in
+// two (the second decodes its segment of a lean solve's depths from the
+// start again; runs of a whole block measured no faster, in twice the
+// memory). RunScratchBytes is the memory per worker that Add takes more for
+// it: the values and depths of a run, 9 bytes per index.
 const (
 	runSize         = DefaultBlockSize / 2
-	RunScratchBytes = 2 * runSize * 9
+	RunScratchBytes = runSize * 9
 )
 
 // encodeDirectory stores running counts as their differences, 16 bits
