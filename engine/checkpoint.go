@@ -230,6 +230,7 @@ func openChecked(c *Checkpoint, magic string, version uint64) (*bufio.Reader, fu
 	return r, func() { f.Close() }, nil
 }
 
+// checkedReader does openChecked's checks on f.
 func checkedReader(f *os.File, c *Checkpoint, magic string, version uint64) (*bufio.Reader, error) {
 	st, err := f.Stat()
 	if err != nil {

@@ -176,7 +176,7 @@ func TestCheckpointOfAnotherEngine(t *testing.T) {
 	}{
 		{"par", "lean", false, "saved by the parallel engine"},
 		{"lean", "par", false, "saved by the lean engine"},
-		{"lean", "lean", true, "kept its depths on disk"},
+		{"lean", "lean", true, "kept every depth on disk"},
 	} {
 		path := saveOne(c.saver, c.onDisk)
 		_, err := solve[c.resumer](context.Background(), engine.Options{Checkpoint: &engine.Checkpoint{Path: path, Fingerprint: "g"}})
@@ -260,4 +260,65 @@ func (l *lockedWriter) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.String()
+}
+
+// TestDamagedCheckpoint offers each engine its own checkpoint damaged in
+// each way a disk or a user can damage it: every one is refused with a
+// line that names the problem, and none is taken for a state to go on from.
+func TestDamagedCheckpoint(t *testing.T) {
+	g := graph.Random(3000, 7000, 2)
+	for _, name := range []string{"par", "lean"} {
+		solve := func(ctx context.Context, o engine.Options) (*engine.Result, error) {
+			o.DepthsOnDisk = true // the lean engine's depths' file too
+			if name == "lean" {
+				return engine.Lean(ctx, g, o)
+			}
+			return engine.Parallel(ctx, g, o)
+		}
+		for _, c := range []struct {
+			damage func(ck *engine.Checkpoint) error
+			want   string
+		}{
+			{func(ck *engine.Checkpoint) error { return flipByte(ck.Path, 100) }, "damaged"},
+			{func(ck *engine.Checkpoint) error { return os.Truncate(ck.Path, 20) }, "truncated"},
+			{func(ck *engine.Checkpoint) error { return os.WriteFile(ck.Path, []byte(strings.Repeat("not a checkpoint ", 9)), 0o644) }, "damaged"},
+			{func(ck *engine.Checkpoint) error { ck.Fingerprint = "h"; return nil }, "another game"},
+			{func(ck *engine.Checkpoint) error {
+				if name == "par" {
+					return os.Truncate(ck.Path, 20) // the parallel engine keeps no depths' file
+				}
+				return os.Truncate(ck.DepthsPath(), 1)
+			}, map[string]string{"par": "truncated", "lean": "shorter than"}[name]},
+		} {
+			ck := &engine.Checkpoint{Path: filepath.Join(t.TempDir(), "ckpt"), Fingerprint: "g", Every: 1}
+			ctx, stop := context.WithCancel(context.Background())
+			ck.Saved = func(level uint64) {
+				if level == 3 {
+					stop()
+				}
+			}
+			if _, err := solve(ctx, engine.Options{Checkpoint: ck}); !errors.Is(err, context.Canceled) {
+				t.Fatalf("%s: %v, want a solve stopped at level 3", name, err)
+			}
+			stop()
+			ck.Saved = nil
+			if err := c.damage(ck); err != nil {
+				t.Fatal(err)
+			}
+			_, err := solve(context.Background(), engine.Options{Checkpoint: ck})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: %v, want an error saying %q", name, err, c.want)
+			}
+		}
+	}
+}
+
+// flipByte flips the bits of the byte at offset at of a file.
+func flipByte(path string, at int) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	b[at] ^= 0xff
+	return os.WriteFile(path, b, 0o644)
 }

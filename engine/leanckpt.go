@@ -160,37 +160,41 @@ func (s *leanSolver) resume() (depth, count uint64, err error) {
 	switch {
 	case h.n != s.n:
 		return fail("saved for %d positions, this solve has %d", h.n, s.n)
-	case h.logged != b2u(s.wantLog):
-		return fail("saved by a solve that kept its depths on disk (-db) or one that did not, unlike this one; remove it to start again")
+	case h.logged == 1 && !s.wantLog:
+		return fail("saved by a solve that kept every depth on disk (-db), unlike this one; run the same command, or remove it to start again")
+	case h.logged == 0 && s.wantLog:
+		return fail("saved by a solve that kept no depths on disk, unlike this one (-db); run the same command, or remove it to start again")
 	case h.depth > 1<<32 || h.known > s.n || h.logRecords > 1<<40/24 || h.count == 0:
 		return fail("damaged (its header is out of range)")
 	}
 	st := Stats{Wins: make([]uint64, h.depth), Losses: make([]uint64, h.depth),
 		LongestWin: h.longestWin, LongestLoss: h.longestLoss, HasLongestWin: h.hasLongestWin == 1, HasLongestLoss: h.hasLongestLoss == 1}
-	pair := make([]uint64, 4)
-	err = readWords(r, st.Wins)
-	if err == nil {
-		err = readWords(r, st.Losses)
-	}
-	for range h.known {
-		if err == nil {
-			if err = readWords(r, pair[:2]); err == nil {
-				s.known[pair[0]] = pair[1]
-			}
+	recs := make([]depthRecord, h.logRecords)
+	// readArrays reads what follows the header: the histogram, the depths
+	// kept, the depths' file's records and the nibbles.
+	readArrays := func() error {
+		if err := readWords(r, st.Wins); err != nil {
+			return err
 		}
-	}
-	var recs []depthRecord
-	for range h.logRecords {
-		if err == nil {
-			if err = readWords(r, pair); err == nil {
-				recs = append(recs, depthRecord{seg: pair[0], off: int64(pair[1]), length: uint32(pair[2]), depth: uint32(pair[3])})
-			}
+		if err := readWords(r, st.Losses); err != nil {
+			return err
 		}
+		var w [4]uint64
+		for range h.known {
+			if err := readWords(r, w[:2]); err != nil {
+				return err
+			}
+			s.known[w[0]] = w[1]
+		}
+		for k := range recs {
+			if err := readWords(r, w[:]); err != nil {
+				return err
+			}
+			recs[k] = depthRecord{seg: w[0], off: int64(w[1]), length: uint32(w[2]), depth: uint32(w[3])}
+		}
+		return readWords(r, s.nibs.Words())
 	}
-	if err == nil {
-		err = readWords(r, s.nibs.Words())
-	}
-	if err != nil {
+	if err := readArrays(); err != nil {
 		return fail("truncated")
 	}
 	if _, err := r.ReadByte(); err != io.EOF {
