@@ -281,7 +281,9 @@ func TestDamagedCheckpoint(t *testing.T) {
 		}{
 			{func(ck *engine.Checkpoint) error { return flipByte(ck.Path, 100) }, "damaged"},
 			{func(ck *engine.Checkpoint) error { return os.Truncate(ck.Path, 20) }, "truncated"},
-			{func(ck *engine.Checkpoint) error { return os.WriteFile(ck.Path, []byte(strings.Repeat("not a checkpoint ", 9)), 0o644) }, "damaged"},
+			{func(ck *engine.Checkpoint) error {
+				return os.WriteFile(ck.Path, []byte(strings.Repeat("not a checkpoint ", 9)), 0o644)
+			}, "damaged"},
 			{func(ck *engine.Checkpoint) error { ck.Fingerprint = "h"; return nil }, "another game"},
 			{func(ck *engine.Checkpoint) error {
 				if name == "par" {
