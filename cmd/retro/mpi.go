@@ -8,6 +8,7 @@ import (
 	"github.com/retro-solver/retro/dist"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/text"
 )
 
 // joinMPI makes c a rank of the solve that mpirun started, when it started
@@ -77,7 +78,9 @@ func (c *solveConfig) runDistributed(g implicit.Game, o engine.Options) (*engine
 				fmt.Fprintf(c.env.stderr, "retro: going on from the checkpoint %s.rank-*-of-%d.level-%d\n", ck.Path, ranks, level)
 			}
 			ck.Saved = func(level uint64) {
-				fmt.Fprintf(c.env.stderr, "retro: checkpoint at level %d saved to %s.rank-*-of-%d.level-%d\n", level, ck.Path, ranks, level)
+				size, took := ck.LastSave() // rank 0's file
+				fmt.Fprintf(c.env.stderr, "retro: checkpoint at level %d saved to %s.rank-*-of-%d.level-%d (rank 0: %s in %s)\n",
+					level, ck.Path, ranks, level, text.HumanBytes(uint64(size)), took.Round(time.Millisecond))
 			}
 		}
 		o.Checkpoint = ck
