@@ -126,6 +126,9 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 			return nil, nil, err
 		}
 		ck.last = time.Now()
+		if resumed {
+			prog.Resumed(d.resolvedBefore())
+		}
 	}
 	if !resumed {
 		prog.SetPhase("classifying")
@@ -191,6 +194,19 @@ func (d *distSolver) edges() uint64 {
 		e += l.Edges
 	}
 	return e
+}
+
+// resolvedBefore counts the positions of this rank's range that levels
+// before the frontier resolved (for the progress lines of a resumed solve):
+// the wins and losses, less the frontier's.
+func (d *distSolver) resolvedBefore() uint64 {
+	var k uint64
+	for _, x := range d.state {
+		if v := Value(x >> distShift); v == Win || v == Loss {
+			k++
+		}
+	}
+	return k - uint64(len(d.frontier))
 }
 
 // classify stores the kind or move count of each of this rank's positions;
