@@ -51,6 +51,10 @@ func ReachableClasses(ctx context.Context, g implicit.PositionCounter, start uin
 	return classes, positions, err
 }
 
+// ReachableSetBytes returns the memory ReachableSet takes for a game of n
+// indices: its three bit sets.
+func ReachableSetBytes(n uint64) uint64 { return 3 * (n + 63) / 64 * 8 }
+
 // ReachableSet returns the positions of g reachable from starts by moves
 // (the starts included), by a breadth-first forward pass over three bit
 // sets of g's size: reached, this level and the next. The set is closed

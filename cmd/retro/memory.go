@@ -17,13 +17,18 @@ type memoryPlan struct {
 	game    uint64 // the game's own structures: a graph's arrays, symmetry rank tables
 	solver  uint64 // the engine's arrays
 	db      uint64 // the database writer's blocks and compressors, with -db
+	stats   uint64 // -stats: the forward pass that counts the positions reachable from the start
 	loaded  uint64 // the peak while the input was read and the game built (measured)
 }
 
 // total returns the peak the plan expects: the solve's, or the loading's
 // if that was higher (an explicit graph is built from arrays twice its
 // final size).
-func (m memoryPlan) total() uint64 { return max(m.runtime+m.game+m.solver+m.db, m.loaded) }
+func (m memoryPlan) total() uint64 { return max(m.sum(), m.loaded) }
+
+// sum returns the parts of the solve's peak together: the pass of -stats
+// runs after the solve, while its arrays are still held.
+func (m memoryPlan) sum() uint64 { return m.runtime + m.game + m.solver + m.db + m.stats }
 
 // String writes the plan: "about 54.8 MiB: solver ..., ...".
 func (m memoryPlan) String() string {
@@ -34,8 +39,11 @@ func (m memoryPlan) String() string {
 	if m.db > 0 {
 		parts = append(parts, "database writer "+text.HumanBytes(m.db))
 	}
+	if m.stats > 0 {
+		parts = append(parts, "-stats' count of reachable positions "+text.HumanBytes(m.stats))
+	}
 	parts = append(parts, "runtime "+text.HumanBytes(m.runtime))
-	if m.loaded > m.runtime+m.game+m.solver+m.db {
+	if m.loaded > m.sum() {
 		parts = append(parts, "and loading the input peaked at "+text.HumanBytes(m.loaded))
 	}
 	return fmt.Sprintf("about %s: %s", text.HumanBytes(m.total()), strings.Join(parts, ", "))

@@ -362,6 +362,9 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 	// a game without a start (a random graph: a counter is cheaper than
 	// listing a predecessor's moves in another part of the graph). With -db
 	// the lean engine keeps every depth on disk.
+	if c.stats && start != nil {
+		plan.stats = engine.ReachableSetBytes(solved.Size())
+	}
 	notLean := c.notLean()
 	if notLean == "" && start == nil && c.dbPath == "" {
 		notLean = "the game has no start, and without -db the lean mode keeps no depths but the start's"
