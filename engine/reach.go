@@ -52,51 +52,83 @@ func ReachableClasses(ctx context.Context, g implicit.PositionCounter, start uin
 }
 
 // ReachableSetBytes returns the memory ReachableSet takes for a game of n
-// indices: its three bit sets.
-func ReachableSetBytes(n uint64) uint64 { return 3 * (n + 63) / 64 * 8 }
+// indices: its three bit sets, and the lists of its small levels.
+func ReachableSetBytes(n uint64) uint64 { return 3*((n+63)/64*8) + 2*8*reachListLimit(n) }
+
+// reachListLimit is the most positions a level of ReachableSet keeps in
+// lists (see parallel.Frontier) before it turns to a bit set.
+func reachListLimit(n uint64) uint64 { return max(n/512, 1024) }
 
 // ReachableSet returns the positions of g reachable from starts by moves
-// (the starts included), by a breadth-first forward pass over three bit
-// sets of g's size: reached, this level and the next. The set is closed
-// under moves.
+// (the starts included), by a breadth-first forward pass: the set reached,
+// and the level being expanded and the next, each a list while it is small
+// (a level of a large board is a sliver of its positions, and scanning a
+// bit set of them all for it was most of the pass) and a bit set once it
+// is not. The set is closed under moves.
 func ReachableSet(ctx context.Context, g implicit.Game, starts []uint64, opt Options) (bitset.Set, error) {
 	n := g.Size()
 	w := parallel.Workers(opt.Workers)
-	seen, cur, next := bitset.NewSet(n), bitset.NewSet(n), bitset.NewSet(n)
+	seen := bitset.NewSet(n)
+	cur, next := parallel.NewFrontier(n, w, reachListLimit(n)), parallel.NewFrontier(n, w, reachListLimit(n))
+	cur.Reset()
 	for _, s := range starts {
-		seen.Add(s)
-		cur.Add(s)
+		if !seen.Test(s) {
+			seen.Add(s)
+			cur.Emit(0, s)
+		}
 	}
+	cur.Close()
 	bufs := make([]workerBuf, w)
 	prog := StartProgress(opt, n)
 	defer prog.Stop()
 	prog.SetPhase("reaching from the start")
 	prog.Advance(uint64(len(starts)))
-	for {
-		words := cur.Words()
-		err := parallel.For(ctx, w, uint64(len(words)), parallel.ChunkFor(uint64(len(words)), w, 64), func(wk int, lo, hi uint64) error {
-			buf := bufs[wk].buf
-			var found uint64
-			for wi := lo; wi < hi; wi++ {
-				for x := words[wi]; x != 0; x &= x - 1 {
-					buf = g.Moves(wi<<6|uint64(bits.TrailingZeros64(x)), buf[:0])
-					for _, t := range buf {
-						if seen.TestAndAdd(t) {
-							next.AtomicAdd(t)
-							found++
-						}
-					}
-				}
-				words[wi] = 0
+	// expand emits the positions that position i's moves reach for the
+	// first time, for worker wk.
+	expand := func(wk int, i uint64) uint64 {
+		var found uint64
+		buf := g.Moves(i, bufs[wk].buf[:0])
+		for _, t := range buf {
+			if seen.TestAndAdd(t) {
+				next.Emit(wk, t)
+				found++
 			}
-			bufs[wk].buf = buf
-			prog.Advance(found)
-			return nil
-		})
+		}
+		bufs[wk].buf = buf
+		return found
+	}
+	for {
+		next.Reset()
+		var err error
+		if cur.Dense() {
+			words := cur.Set().Words()
+			err = parallel.For(ctx, w, uint64(len(words)), parallel.ChunkFor(uint64(len(words)), w, 64), func(wk int, lo, hi uint64) error {
+				var found uint64
+				for wi := lo; wi < hi; wi++ {
+					for x := words[wi]; x != 0; x &= x - 1 {
+						found += expand(wk, wi<<6|uint64(bits.TrailingZeros64(x)))
+					}
+					words[wi] = 0
+				}
+				prog.Advance(found)
+				return nil
+			})
+			cur.MarkCleared()
+		} else {
+			list := cur.List()
+			err = parallel.For(ctx, w, uint64(len(list)), parallel.ChunkFor(uint64(len(list)), w, 64), func(wk int, lo, hi uint64) error {
+				var found uint64
+				for _, i := range list[lo:hi] {
+					found += expand(wk, i)
+				}
+				prog.Advance(found)
+				return nil
+			})
+		}
 		if err != nil {
 			return bitset.Set{}, err
 		}
-		if next.Count() == 0 {
+		if next.Close() == 0 {
 			return seen, nil
 		}
 		cur, next = next, cur

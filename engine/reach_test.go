@@ -7,6 +7,8 @@ import (
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/dobutsu"
+	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/implicit/police"
 	"github.com/retro-solver/retro/implicit/quixo"
 )
 
@@ -114,3 +116,53 @@ func TestReachableFromDobutsu(t *testing.T) {
 type allOf struct{}
 
 func (allOf) Test(uint64) bool { return true }
+
+// TestReachableSetOracle compares ReachableSet with a breadth-first search
+// written plainly (a queue and a slice of booleans), on random graphs whose
+// levels grow past the lists' limit (so both lists and bit sets are walked)
+// and on a police board, for 1 to 3 workers.
+func TestReachableSetOracle(t *testing.T) {
+	games := map[string]implicit.Game{
+		"police 20x20": police.New(police.Random(20, 20, 0.1, 0.01, 4)),
+	}
+	for seed := range uint64(4) {
+		games[fmt.Sprintf("graph %d", seed)] = graph.Random(100_000+seed*50_000, 160_000+seed*90_000, seed)
+	}
+	for name, g := range games {
+		starts := []uint64{0, g.Size() / 2, g.Size() / 2}
+		if st, ok := g.(implicit.Starter); ok {
+			starts = []uint64{st.Start()}
+		}
+		want := make([]bool, g.Size())
+		queue := []uint64{}
+		for _, s := range starts {
+			if !want[s] {
+				want[s] = true
+				queue = append(queue, s)
+			}
+		}
+		var buf []uint64
+		for len(queue) > 0 {
+			s := queue[0]
+			queue = queue[1:]
+			buf = g.Moves(s, buf[:0])
+			for _, t := range buf {
+				if !want[t] {
+					want[t] = true
+					queue = append(queue, t)
+				}
+			}
+		}
+		for _, w := range []int{1, 2, 3} {
+			got, err := engine.ReachableSet(ctx, g, starts, engine.Options{Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, in := range want {
+				if got.Test(uint64(i)) != in {
+					t.Fatalf("%s, %d workers: position %d reached %v, want %v", name, w, i, got.Test(uint64(i)), in)
+				}
+			}
+		}
+	}
+}
