@@ -29,16 +29,7 @@ func BenchmarkAdd(b *testing.B) {
 		b.Run("source="+name, func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "p.db")
 			for b.Loop() {
-				w, err := db.Create(path, "police", nil, nil, db.Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := w.Add(context.Background(), db.Source{Values: r, MaxDepth: r.MaxDepth()}); err != nil {
-					b.Fatal(err)
-				}
-				if err := w.Close(); err != nil {
-					b.Fatal(err)
-				}
+				writeDB(b, path, "police", nil, db.Options{}, db.Source{Values: r, MaxDepth: r.MaxDepth()})
 			}
 			b.ReportMetric(float64(r.Size()*uint64(b.N))/b.Elapsed().Seconds(), "positions/s")
 		})

@@ -37,20 +37,25 @@ func writeQuixo3(t testing.TB, blockSize uint64) solved {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "q3.db")
-	w, err := db.Create(path, "quixo", []string{"-n=3"}, nil, db.Options{BlockSize: blockSize})
+	start := cg.Index(g.Start())
+	writeDB(t, path, "quixo", []string{"-n=3"}, db.Options{BlockSize: blockSize}, db.Source{Values: r, MaxDepth: r.MaxDepth(), Start: &start,
+		Directory: cg.Counts(), IndexSize: g.Size()})
+	return solved{path, cg, r}
+}
+
+// writeDB writes a database of one section, src, to path.
+func writeDB(t testing.TB, path, game string, args []string, o db.Options, src db.Source) {
+	t.Helper()
+	w, err := db.Create(path, game, args, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := cg.Index(g.Start())
-	err = w.Add(context.Background(), db.Source{Values: r, MaxDepth: r.MaxDepth(), Start: &start,
-		Directory: cg.Counts(), IndexSize: g.Size()})
-	if err != nil {
+	if err := w.Add(context.Background(), src); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return solved{path, cg, r}
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -302,16 +307,7 @@ func TestCodeWidths(t *testing.T) {
 	for _, max := range []uint64{100, 5000, 70000} {
 		src := synthetic{n: 200_000, max: max}
 		path := filepath.Join(t.TempDir(), "s.db")
-		w, err := db.Create(path, "graph", nil, nil, db.Options{BlockSize: 1 << 14})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Add(context.Background(), db.Source{Values: src, MaxDepth: max}); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
+		writeDB(t, path, "graph", nil, db.Options{BlockSize: 1 << 14}, db.Source{Values: src, MaxDepth: max})
 		f, err := db.Open(path)
 		if err != nil {
 			t.Fatal(err)
@@ -331,7 +327,7 @@ func TestCodeWidths(t *testing.T) {
 			t.Fatalf("max depth %d: counts %v, histogram %+v; want %v, %+v", max, tab.Counts, tab.Depths, counts, want)
 		}
 		f.Close()
-		w, err = db.Create(path, "graph", nil, nil, db.Options{})
+		w, err := db.Create(path, "graph", nil, nil, db.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,7 +83,7 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 			front.Add(p)
 		}
 	}
-	err := c.writeChecked(c.Path, func(w *bufio.Writer) {
+	return c.saveLevel(depth, func(w *bufio.Writer) {
 		head := checkpointHead(c, checkpointMagic, checkpointVersion)
 		for _, x := range []uint64{st.n, st.depth, st.maxDepth, st.edges, st.width, st.exitWidth} {
 			head = binary.LittleEndian.AppendUint64(head, x)
@@ -95,7 +95,12 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 			writeWords(w, s.exits.lanes.Words())
 		}
 	})
-	if err != nil {
+}
+
+// saveLevel writes a single process's checkpoint at the barrier before
+// level depth, what body writes, and then calls Saved.
+func (c *Checkpoint) saveLevel(depth uint64, body func(w *bufio.Writer)) error {
+	if err := c.writeChecked(c.Path, body); err != nil {
 		return err
 	}
 	c.last = time.Now()
@@ -103,6 +108,11 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 		c.Saved(depth)
 	}
 	return nil
+}
+
+// errorf returns an error about the checkpoint's file.
+func (c *Checkpoint) errorf(format string, args ...any) error {
+	return fmt.Errorf("checkpoint %s: %s", c.Path, fmt.Sprintf(format, args...))
 }
 
 // writeChecked writes a checkpoint file: what body writes, then the
@@ -236,13 +246,10 @@ func checkedReader(f *os.File, c *Checkpoint, magic string, version uint64) (*bu
 	if err != nil {
 		return nil, err
 	}
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("checkpoint %s: %s", c.Path, fmt.Sprintf(format, args...))
-	}
 	// The checksum first: the whole file but its last 4 bytes.
 	const headLen = 8 + 2*8
 	if st.Size() < headLen+4 {
-		return nil, fail("truncated")
+		return nil, c.errorf("truncated")
 	}
 	h := crc32.New(crcTable)
 	if _, err := io.Copy(h, io.NewSectionReader(f, 0, st.Size()-4)); err != nil {
@@ -253,25 +260,25 @@ func checkedReader(f *os.File, c *Checkpoint, magic string, version uint64) (*bu
 		return nil, err
 	}
 	if binary.LittleEndian.Uint32(sum[:]) != h.Sum32() {
-		return nil, fail("damaged (its checksum is wrong); remove it to start again")
+		return nil, c.errorf("damaged (its checksum is wrong); remove it to start again")
 	}
 	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, st.Size()-4), 1<<20)
 	head := make([]byte, headLen)
 	if _, err := io.ReadFull(r, head); err != nil {
-		return nil, fail("truncated")
+		return nil, c.errorf("truncated")
 	}
 	if kind := string(head[:8]); kind != magic {
 		if who, ok := checkpointKinds[kind]; ok {
-			return nil, fail("saved by %s; run that engine to go on from it, or remove it to start again", who)
+			return nil, c.errorf("saved by %s; run that engine to go on from it, or remove it to start again", who)
 		}
-		return nil, fail("not a checkpoint of retro's")
+		return nil, c.errorf("not a checkpoint of retro's")
 	}
 	le := binary.LittleEndian
 	if v := le.Uint64(head[8:]); v != version {
-		return nil, fail("written by another version of retro (format %d)", v)
+		return nil, c.errorf("written by another version of retro (format %d)", v)
 	}
 	if le.Uint64(head[16:]) != uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)) {
-		return nil, fail("saved for another game or other parameters; remove it to start again")
+		return nil, c.errorf("saved for another game or other parameters; remove it to start again")
 	}
 	return r, nil
 }
@@ -296,9 +303,7 @@ func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 		return 0, 0, err
 	}
 	defer done()
-	fail := func(format string, args ...any) (uint64, uint64, error) {
-		return 0, 0, fmt.Errorf("checkpoint %s: %s", c.Path, fmt.Sprintf(format, args...))
-	}
+	fail := func(format string, args ...any) (uint64, uint64, error) { return 0, 0, c.errorf(format, args...) }
 	var fields [6]uint64
 	if err := readWords(r, fields[:]); err != nil {
 		return fail("truncated")

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
-	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -62,14 +61,14 @@ func (h *leanHeader) words() []*uint64 {
 func (s *leanSolver) start(ctx context.Context) (depth, count uint64, err error) {
 	if s.ckpt != nil {
 		s.prog.SetPhase("reading the checkpoint")
-		switch depth, count, err = s.resume(); {
+		depth, count, err = s.resume()
+		s.ckpt.last = time.Now()
+		switch {
 		case err == nil:
-			s.ckpt.last = time.Now()
 			return depth, count, nil
 		case err != errNoCheckpoint:
 			return 0, 0, err
 		}
-		s.ckpt.last = time.Now()
 		if s.wantLog {
 			if s.log, err = openDepthLog(s.ckpt.DepthsPath(), 0, nil); err != nil {
 				return 0, 0, err
@@ -99,7 +98,7 @@ func (s *leanSolver) save(depth, count uint64) error {
 		}
 		h.logged, h.logSize, h.logRecords = 1, uint64(s.log.off), uint64(len(s.log.recs))
 	}
-	err := c.writeChecked(c.Path, func(w *bufio.Writer) {
+	return c.saveLevel(depth, func(w *bufio.Writer) {
 		head := checkpointHead(c, leanCheckpointMagic, leanCheckpointVersion)
 		for _, x := range h.words() {
 			head = binary.LittleEndian.AppendUint64(head, *x)
@@ -117,14 +116,6 @@ func (s *leanSolver) save(depth, count uint64) error {
 		}
 		writeWords(w, s.nibs.Words())
 	})
-	if err != nil {
-		return err
-	}
-	c.last = time.Now()
-	if c.Saved != nil {
-		c.Saved(depth)
-	}
-	return nil
 }
 
 func b2u(b bool) uint64 {
@@ -145,9 +136,7 @@ func (s *leanSolver) resume() (depth, count uint64, err error) {
 		return 0, 0, err
 	}
 	defer done()
-	fail := func(format string, args ...any) (uint64, uint64, error) {
-		return 0, 0, fmt.Errorf("checkpoint %s: %s", c.Path, fmt.Sprintf(format, args...))
-	}
+	fail := func(format string, args ...any) (uint64, uint64, error) { return 0, 0, c.errorf(format, args...) }
 	var h leanHeader
 	ws := h.words()
 	vals := make([]uint64, len(ws))

@@ -536,11 +536,9 @@ func (c *solveConfig) run(g implicit.Game, solverBytes uint64, reachableFrom, ke
 	var r *engine.Result
 	if c.solver == "lean" {
 		o.Keep = keep
-		if c.dbPath != "" {
-			// Every depth, for the database, in a nameless file on its
-			// disk (beside the checkpoint, with a name, if it keeps one).
-			o.DepthsOnDisk, o.DepthDir = true, filepath.Dir(c.dbPath)
-		}
+		// Every depth, for the database, in a file beside the checkpoint
+		// (with -db there is one: FILE.checkpoint unless -checkpoint).
+		o.DepthsOnDisk = c.dbPath != ""
 		r, err = engine.Lean(c.ctx, g, o)
 	} else {
 		r, err = engine.Parallel(c.ctx, g, o)
