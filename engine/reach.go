@@ -52,8 +52,9 @@ func ReachableClasses(ctx context.Context, g implicit.PositionCounter, start uin
 }
 
 // ReachableSetBytes returns the memory ReachableSet takes for a game of n
-// indices: its three bit sets, and the lists of its small levels.
-func ReachableSetBytes(n uint64) uint64 { return 3*((n+63)/64*8) + 2*8*reachListLimit(n) }
+// indices: its three bit sets, and the lists of its small levels (each of
+// its two frontiers keeps the workers' lists and their merge).
+func ReachableSetBytes(n uint64) uint64 { return 3*((n+63)/64*8) + 2*2*8*reachListLimit(n) }
 
 // reachListLimit is the most positions a level of ReachableSet keeps in
 // lists (see parallel.Frontier) before it turns to a bit set.
