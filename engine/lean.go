@@ -15,7 +15,7 @@ import (
 )
 
 // LeanBytesPerIndex is the lean engine's memory per index: a nibble (and,
-// for the lists of small levels, n/64 bytes in all; see LeanMemoryNeeded).
+// for the lists of small levels, n/64 bytes in all; see Kind.Bytes).
 const LeanBytesPerIndex = 0.5
 
 // Lean solves g like Parallel in half a byte per index, for games too
@@ -62,7 +62,7 @@ func Lean(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("position %d to keep is out of range: the game has %d indices", k, n)
 		}
 	}
-	if err := opt.CheckMemory(n, float64(LeanMemoryNeeded(n))/float64(max(n, 1))); err != nil {
+	if err := opt.CheckMemory(n, float64(KindLean.Bytes(n, 0))/float64(max(n, 1))); err != nil {
 		return nil, err
 	}
 	s := &leanSolver{

@@ -88,37 +88,10 @@ func (o Options) CheckMemory(n uint64, bytesPerIndex float64) error {
 	return nil
 }
 
-// SequentialMemoryNeeded returns the bytes the sequential engine allocates
-// to solve a game of n indices whose positions have at most maxMoves moves.
-func SequentialMemoryNeeded(n, maxMoves uint64) uint64 {
-	w, err := laneWidth(maxMoves, 0)
-	if err != nil {
-		w = 32
-	}
-	return uint64(float64(n) * seqBytesPerIndex(w))
-}
-
-// LeanMemoryNeeded returns the bytes the lean engine allocates to solve a
-// game of n indices: the nibbles, rounded up to the 2 MiB pages they are
-// mapped in, and the lists of small levels.
-func LeanMemoryNeeded(n uint64) uint64 {
-	return uint64(float64(n)*LeanBytesPerIndex) + 2<<20 + n/64
-}
-
 // DepthLogBytes estimates the memory of a lean solve's depths on disk
 // (Options.DepthsOnDisk) for n indices: the directory of the file, a
 // record of 24 bytes per segment of 2^18 indices for each of about 64
 // levels that touch it, and the workers' records in the making.
 func DepthLogBytes(n uint64) uint64 {
 	return (n>>depthSegShift+1)*64*24 + 1<<20
-}
-
-// MemoryNeeded returns the bytes the parallel engine allocates to solve a
-// game of n indices whose positions have at most maxMoves moves.
-func MemoryNeeded(n, maxMoves uint64) uint64 {
-	w, err := laneWidth(maxMoves, 2)
-	if err != nil {
-		w = 32
-	}
-	return uint64(float64(n) * parBytesPerIndex(w))
 }

@@ -47,7 +47,7 @@ func Estimate(g implicit.Tiered) Plan {
 	}
 	for k, t := range tiers {
 		n := p.Entries[k]
-		b := engine.MemoryNeeded(n, g.MaxMoves()+1) + 2*n
+		b := engine.KindPar.Bytes(n, g.MaxMoves()+1) + 2*n
 		if sym != nil {
 			b += t.Size()/8 + 4*n // class bits, and each class's position
 		}

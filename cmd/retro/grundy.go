@@ -50,12 +50,12 @@ func newValueFlags(name, help string, e *env) (*flag.FlagSet, *valueFlags) {
 	return fs, f
 }
 
-func (f *valueFlags) config(e *env) *solveConfig {
-	return &solveConfig{ctx: e.ctx, env: e, progress: f.progress, maxMemory: f.maxMemory}
+func (f *valueFlags) config(e *env) *solveRun {
+	return &solveRun{ctx: e.ctx, env: e, solveFlags: solveFlags{progress: f.progress, maxMemory: f.maxMemory}}
 }
 
 // smithOf reads the graph at path and labels it.
-func smithOf(c *solveConfig, path string) (*graph.Graph, *smith.Result, error) {
+func smithOf(c *solveRun, path string) (*graph.Graph, *smith.Result, error) {
 	in, name, closeIn, err := openInput(path, c.env)
 	if err != nil {
 		return nil, nil, err

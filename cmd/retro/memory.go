@@ -66,11 +66,6 @@ func dbWriterBytes(workers int) uint64 {
 	return uint64(workers) * (5<<20 + 4*db.DefaultBlockSize)
 }
 
-// solverSlack is the share by which the engines' peak exceeds the arrays
-// engine.MemoryNeeded counts: frontier lists and workers' buffers that grow
-// with the levels (measured: 3 to 9% on quixo, police, pawns and teeko).
-const solverSlack = 1.05
-
 // residentBytes returns the memory the process holds now (its resident
 // set, from /proc/self/statm), or 8 MiB where that cannot be read.
 func residentBytes() uint64 {

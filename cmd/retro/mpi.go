@@ -16,13 +16,13 @@ import (
 // process does; the other ranks solve their part and print nothing. It
 // returns what ends the rank's part: leave MPI, or on an error stop every
 // rank (so that no rank waits for one that failed).
-func (c *solveConfig) joinMPI(d *implicit.Descriptor) (func(err error) error, error) {
+func (c *solveRun) joinMPI(d *implicit.Descriptor) (func(err error) error, error) {
 	if !dist.Launched() {
 		return func(err error) error { return err }, nil
 	}
-	switch {
-	case c.engine == "seq" || c.engine == "lean":
-		return nil, usagef("solve %s: -engine %s runs in one process, not under mpirun", d.Name, c.engine)
+	switch why := (engine.Request{Distributed: true}).Refusal(c.engine); {
+	case why != "":
+		return nil, usagef("solve %s: -engine %s %s", d.Name, c.engine, why)
 	case c.tiered && c.checkpoint == "" && c.dbPath == "":
 		return nil, usagef("solve %s: -tiered under mpirun needs -checkpoint FOLDER or -db FILE: the ranks share the finished tiers in a folder", d.Name)
 	case c.reachable:
@@ -61,12 +61,12 @@ func (c *solveConfig) joinMPI(d *implicit.Descriptor) (func(err error) error, er
 
 // root reports whether this process prints the answers and writes the
 // database: a single process, or rank 0 of mpirun's.
-func (c *solveConfig) root() bool { return c.world == nil || c.world.Rank() == 0 }
+func (c *solveRun) root() bool { return c.world == nil || c.world.Rank() == 0 }
 
 // runDistributed solves g over the MPI ranks; the result is rank 0's, nil
 // on the others. With -progress or -stats rank 0 prints what each level
 // sent between the ranks.
-func (c *solveConfig) runDistributed(g implicit.Game, o engine.Options) (*engine.Result, error) {
+func (c *solveRun) runDistributed(g implicit.Game, o engine.Options) (*engine.Result, error) {
 	ck, cleanup, err := c.levelCheckpoint()
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ import (
 // readingProgress wraps r so that, while it is read, a line every second on
 // standard error says how much has been read; the returned stop ends the
 // lines. It does nothing unless progress lines are wanted.
-func (c *solveConfig) readingProgress(r io.Reader, name string) (io.Reader, func()) {
+func (c *solveRun) readingProgress(r io.Reader, name string) (io.Reader, func()) {
 	if !c.wantProgress() {
 		return r, func() {}
 	}
@@ -29,7 +29,7 @@ func (c *solveConfig) readingProgress(r io.Reader, name string) (io.Reader, func
 
 // wantProgress reports whether progress lines are wanted: -progress, or
 // standard error is a terminal.
-func (c *solveConfig) wantProgress() bool { return c.progress || c.env.isTerminal }
+func (c *solveRun) wantProgress() bool { return c.progress || c.env.isTerminal }
 
 type countingReader struct {
 	r   io.Reader
@@ -48,7 +48,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // compact renumbers g over its symmetry classes, saying so on standard error
 // when progress lines are wanted (it takes seconds on large games).
-func (c *solveConfig) compact(g implicit.Symmetric) *implicit.Compact {
+func (c *solveRun) compact(g implicit.Symmetric) *implicit.Compact {
 	if !c.wantProgress() {
 		return implicit.NewCompact(g)
 	}

@@ -61,7 +61,7 @@ func valueOf(r *engine.Result, i uint64) valueJSON {
 
 // summarize builds the summary of r; start is the starting position, if
 // the game has one, and answer its line of text output.
-func (c *solveConfig) summarize(g implicit.Game, r *engine.Result, start *uint64, answer string) (*summary, error) {
+func (c *solveRun) summarize(g implicit.Game, r *engine.Result, start *uint64, answer string) (*summary, error) {
 	s := &summary{
 		Positions:     r.Size(),
 		Counts:        map[string]uint64{},
@@ -163,7 +163,7 @@ func writeStats(out io.Writer, s *summary) {
 
 // report prints a one-position game's answer: the text line (and the
 // -stats block), or the -json summary.
-func (c *solveConfig) report(out *bufio.Writer, g implicit.Game, r *engine.Result, start uint64, answer string) error {
+func (c *solveRun) report(out *bufio.Writer, g implicit.Game, r *engine.Result, start uint64, answer string) error {
 	if !c.json && !c.stats {
 		_, err := out.WriteString(answer + "\n")
 		return err
@@ -199,7 +199,7 @@ func appendValueLine(line []byte, r *engine.Result, v uint64) []byte {
 // reportAll prints the value of every index of a game without a start (an
 // explicit graph): a line each, then the -stats block; or, with -json, the
 // summary with a "vertices" array.
-func (c *solveConfig) reportAll(out *bufio.Writer, g implicit.Game, r *engine.Result) error {
+func (c *solveRun) reportAll(out *bufio.Writer, g implicit.Game, r *engine.Result) error {
 	if c.json {
 		s, err := c.summarize(g, r, nil, "")
 		if err != nil {

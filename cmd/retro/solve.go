@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"hash/crc32"
@@ -30,11 +31,10 @@ import (
 // maxWorkers bounds -workers: each worker has its own buffers.
 const maxWorkers = 4096
 
-// solveConfig holds the flags that every game shares.
-type solveConfig struct {
-	ctx        context.Context
-	engine     string // -engine: auto, par, lean or seq
-	solver     string // the engine solving the current instance: par, lean or seq
+// solveFlags holds the flags of `retro solve` that every game shares.
+type solveFlags struct {
+	engineName string      // -engine, as given
+	engine     engine.Kind // -engine, parsed
 	workers    int
 	progress   bool
 	maxMemory  byteSize
@@ -46,30 +46,40 @@ type solveConfig struct {
 	tiered     bool          // -tiered: solve tier by tier
 	plan       bool          // -plan: print the tiered solve's plan, do not solve
 	checkpoint string        // -checkpoint: the folder of finished tiers and level checkpoints
-	afterDB    []func()      // what to do once the database is complete (remove the tiers)
 	ckptEvery  time.Duration // -checkpoint-every
-	inputCRC   uint32        // the input's checksum, for checkpoints' fingerprints
-	label      string        // the instance being solved
-	desc       *implicit.Descriptor
-	dbPath     string            // -db: where to save the solution
-	dbw        *db.Writer        // the database being written, with -db
-	baseBytes  uint64            // the process's memory before the input
-	gameFlags  func() []string   // the game's own flags that were set
-	ws         *engine.Workspace // the arrays that the instances of one input share
-	world      dist.Comm         // the MPI ranks, when mpirun started retro
+	dbPath     string        // -db: where to save the solution
+}
+
+// solveRun is one run of `retro solve`: its flags, and what the run holds
+// while it solves the instances of its input one after another.
+type solveRun struct {
+	solveFlags
+	ctx       context.Context
+	env       *env
+	desc      *implicit.Descriptor
+	gameFlags func() []string // the game's own flags that were set
+	world     dist.Comm       // the MPI ranks, when mpirun started retro
+	baseBytes uint64          // the process's memory before the input
+	inputCRC  uint32          // the input's checksum, for checkpoints' fingerprints
+	label     string          // the instance being solved
+	dbw       *db.Writer      // the database being written, with -db
+	// ws holds the arrays that the instances of one input share.
+	ws *engine.Workspace
+	// afterDB is what to do once the database is complete (remove the
+	// tiers and checkpoints it was written from).
+	afterDB []func()
 	// rankCleanup removes what a rank of an MPI solve keeps until every
 	// rank is done (its checkpoint files).
 	rankCleanup []func()
-	env         *env
 }
 
 // newSolveFlags returns the flag set of `retro solve NAME` with the flags
-// every game shares, and the config they fill.
-func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
-	c := &solveConfig{ctx: e.ctx, env: e}
+// every game shares, and the run they configure.
+func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveRun) {
+	c := &solveRun{ctx: e.ctx, env: e}
 	fs := flag.NewFlagSet("solve "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.StringVar(&c.engine, "engine", "auto", "solver `engine`: par (frontier-parallel), lean (frontier-parallel in half a byte per position, keeping the depths of the start and the longest positions only, or with -db every depth in a file beside the database), seq (sequential reference), or auto: lean for a game with a start whose moves are cheap to list (police, pawns) when no flag needs every depth in memory (-reachable), or when par does not fit in -max-memory; par otherwise")
+	fs.StringVar(&c.engineName, "engine", "auto", "solver `engine`: par (frontier-parallel), lean (frontier-parallel in half a byte per position, keeping the depths of the start and the longest positions only, or with -db every depth in a file beside the database), seq (sequential reference), or auto: lean for a game with a start whose moves are cheap to list (police, pawns) when no flag needs every depth in memory (-reachable), or when par does not fit in -max-memory; par otherwise")
 	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine (default 0: one per core)")
 	fs.BoolVar(&c.progress, "progress", false, "print progress lines to standard error (default when it is a terminal)")
 	fs.Var(&c.maxMemory, "max-memory", "refuse solves that need more than this `size` of memory, e.g. 512M or 8G (default: the machine's memory)")
@@ -87,7 +97,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveConfig) {
 }
 
 // newGameFlags adds d's own flags to the shared ones, and returns d's loader.
-func newGameFlags(d *implicit.Descriptor, e *env) (*flag.FlagSet, *solveConfig, implicit.Loader) {
+func newGameFlags(d *implicit.Descriptor, e *env) (*flag.FlagSet, *solveRun, implicit.Loader) {
 	fs, c := newSolveFlags(d.Name, e)
 	shared := map[string]bool{}
 	fs.VisitAll(func(f *flag.Flag) { shared[f.Name] = true })
@@ -130,13 +140,15 @@ func solveCmd(args []string, e *env) error {
 	if err := parseFlags(fs, args[1:], e); err != nil {
 		return err
 	}
-	if c.engine != "auto" && c.engine != "par" && c.engine != "seq" && c.engine != "lean" {
-		return usagef("solve %s: -engine %q: want auto, par, lean or seq", d.Name, c.engine)
+	kind, err := engine.ParseKind(c.engineName)
+	if err != nil {
+		return usagef("solve %s: %v", d.Name, err)
 	}
-	if c.engine == "lean" {
-		if why := c.notLean(); why != "" {
-			return usagef("solve %s: -engine lean: %s", d.Name, why)
-		}
+	c.engine = kind
+	// The flags alone can rule the lean engine out: say so before the
+	// input is read. (The others are checked with each instance.)
+	if why := c.request(nil).Refusal(kind); why != "" && kind == engine.KindLean {
+		return usagef("solve %s: -engine %s: %s", d.Name, kind, why)
 	}
 	if c.workers < 0 || c.workers > maxWorkers {
 		return usagef("solve %s: -workers %d: want 1 to %d, or 0 for one per core", d.Name, c.workers, maxWorkers)
@@ -175,7 +187,7 @@ func solveCmd(args []string, e *env) error {
 
 // solveInput opens the input, if the game reads one, solves it and prints
 // the answers.
-func (c *solveConfig) solveInput(d *implicit.Descriptor, fs *flag.FlagSet, load implicit.Loader, mode func(*profile.Profile)) error {
+func (c *solveRun) solveInput(d *implicit.Descriptor, fs *flag.FlagSet, load implicit.Loader, mode func(*profile.Profile)) error {
 	e := c.env
 	var in io.Reader
 	var name string
@@ -240,7 +252,7 @@ func openInput(path string, e *env) (io.Reader, string, func(), error) {
 
 // solve loads d's instances from in (named name) and solves and reports
 // each in turn.
-func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.Reader, name string, out *bufio.Writer) error {
+func (c *solveRun) solve(d *implicit.Descriptor, load implicit.Loader, in io.Reader, name string, out *bufio.Writer) error {
 	c.desc = d
 	stop := func() {}
 	var input *bytes.Buffer // the input text, kept for the database
@@ -259,7 +271,7 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 		return fmt.Errorf("-max-memory %s: less than the %s retro itself takes before reading its input",
 			text.HumanBytes(c.memoryLimit()), text.HumanBytes(c.baseBytes))
 	}
-	insts, err := load(in, implicit.LoadConfig{MaxMemory: c.memoryLimit() - min(c.memoryLimit(), c.baseBytes), SolverBytes: engine.MemoryNeeded})
+	insts, err := load(in, implicit.LoadConfig{MaxMemory: c.memoryLimit() - min(c.memoryLimit(), c.baseBytes), SolverBytes: engine.KindPar.Bytes})
 	stop()
 	if err != nil {
 		if d.Input {
@@ -314,12 +326,11 @@ func (c *solveConfig) solve(d *implicit.Descriptor, load implicit.Loader, in io.
 	return nil
 }
 
-// solveInstance solves g, over its symmetry classes if it is symmetric,
-// and prints the answer: the start's value in d's words, or every index's
-// value for a game without a start. With -json and a list of instances
-// (d.List), it returns the summary to print with the others instead.
-func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, label string, out *bufio.Writer) (*summary, error) {
-	solved := g
+// solveInstance solves g and prints the answer: the start's value in d's
+// words, or every index's value for a game without a start. With -json and
+// a list of instances (d.List), it returns the summary to print with the
+// others instead.
+func (c *solveRun) solveInstance(d *implicit.Descriptor, g implicit.Game, label string, out *bufio.Writer) (*summary, error) {
 	var start *uint64
 	if st, ok := g.(implicit.Starter); ok {
 		s := st.Start()
@@ -334,106 +345,129 @@ func (c *solveConfig) solveInstance(d *implicit.Descriptor, g implicit.Game, lab
 		}
 		return nil, err
 	}
-	limit := c.memoryLimit()
-	plan := memoryPlan{runtime: c.baseBytes, game: implicit.BytesOf(g), loaded: peakBytes()}
-	if c.dbw != nil {
-		plan.db = dbWriterBytes(parallel.Workers(c.workers))
+	inst, err := c.prepare(g, start)
+	if err != nil {
+		return nil, err
 	}
-	var directory []uint32
+	kind, err := c.chooseEngine(d, inst)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.run(inst, kind)
+	if err != nil || r == nil { // no result: an MPI rank other than 0
+		return nil, err
+	}
+	if err := c.save(label, inst, r); err != nil {
+		return nil, err
+	}
+	if start == nil {
+		return nil, c.reportAll(out, inst.solved, r)
+	}
+	answer := answerLine(d, r, *inst.start)
+	if c.json && d.List != "" {
+		return c.summarize(inst.solved, r, inst.start, answer)
+	}
+	return nil, c.report(out, inst.solved, r, *inst.start, answer)
+}
+
+// instance is one game of the input as an engine solves it in memory.
+type instance struct {
+	game   implicit.Game // the game as loaded
+	solved implicit.Game // what the engine solves: game, or its classes (implicit.Compact)
+	// directory is a compacted game's count of classes per block of
+	// indices, which the database keeps to find a position's class.
+	directory []uint32
+	start     *uint64 // the start in solved's index; nil for a game without one
+	plan      memoryPlan
+}
+
+// prepare returns g ready for an engine: renumbered over its symmetry
+// classes if it is symmetric (after checking that the rank tables fit),
+// with the memory plan of everything but the engine.
+func (c *solveRun) prepare(g implicit.Game, start *uint64) (*instance, error) {
+	inst := &instance{game: g, solved: g, start: start,
+		plan: memoryPlan{runtime: c.baseBytes, game: implicit.BytesOf(g), loaded: peakBytes()}}
+	if c.dbw != nil {
+		inst.plan.db = dbWriterBytes(parallel.Workers(c.workers))
+	}
 	if sg, ok := g.(implicit.Symmetric); ok {
 		// The rank tables first: the classes are counted before the
 		// solver's arrays are sized.
-		plan.game += implicit.CompactTableBytes(g.Size())
-		if err := plan.check(g.Size(), limit); err != nil {
+		inst.plan.game += implicit.CompactTableBytes(g.Size())
+		if err := inst.plan.check(g.Size(), c.memoryLimit()); err != nil {
 			return nil, err
 		}
 		cg := c.compact(sg)
-		solved, directory = cg, cg.Counts()
-		plan.game = cg.Bytes()
+		inst.solved, inst.directory = cg, cg.Counts()
+		inst.plan.game = cg.Bytes()
 		if start != nil {
-			*start = cg.Index(*start)
+			s := cg.Index(*start)
+			inst.start = &s
 		}
 	}
-	// The engine: lean where moves are cheap to list, since recomputing a
-	// position's count of moves to wins then costs less than keeping a
-	// counter (police and pawns solve about twice as fast, in a third of the
-	// memory); par where every depth is needed in memory, where moves are
-	// dear (canonical forms: quixo, teeko, dobutsu's mirror images), and for
-	// a game without a start (a random graph: a counter is cheaper than
-	// listing a predecessor's moves in another part of the graph). With -db
-	// the lean engine keeps every depth on disk.
 	if c.stats && start != nil {
-		plan.stats = engine.ReachableSetBytes(solved.Size())
+		inst.plan.stats = engine.ReachableSetBytes(inst.solved.Size())
 	}
-	notLean := c.notLean()
-	if notLean == "" && start == nil && c.dbPath == "" {
-		notLean = "the game has no start, and without -db the lean mode keeps no depths but the start's"
+	return inst, nil
+}
+
+// request returns what this run asks of an engine to solve g (nil: the
+// flags alone, before the input is read).
+func (c *solveRun) request(inst *instance) engine.Request {
+	r := engine.Request{Asked: c.engine, Reachable: c.reachable, Tiered: c.tiered,
+		Distributed: c.world != nil, DepthsOnDisk: c.dbPath != "",
+		ReadBuffers: uint64(parallel.Workers(c.workers)) * db.RunScratchBytes}
+	if inst != nil {
+		r.Game, r.HasStart = inst.solved, inst.start != nil
 	}
-	c.solver = c.engine
-	switch {
-	case c.solver == "lean" && notLean != "":
-		return nil, usagef("solve %s: -engine lean: %s", d.Name, notLean)
-	case c.solver == "auto" && notLean == "" && start != nil && engine.MoveCost(solved) < cheapMove:
-		c.solver = "lean"
-	case c.solver == "auto":
-		c.solver = "par"
+	return r
+}
+
+// chooseEngine picks the engine for inst (engine.Choose) within
+// -max-memory, completes inst's memory plan with its arrays, and says on
+// standard error what it chose when progress lines are wanted.
+func (c *solveRun) chooseEngine(d *implicit.Descriptor, inst *instance) (engine.Kind, error) {
+	req := c.request(inst)
+	limit := c.memoryLimit()
+	kind, fellBack, err := engine.Choose(req, func(k engine.Kind) error {
+		inst.plan.solver = req.Bytes(k)
+		return inst.plan.check(inst.solved.Size(), limit)
+	})
+	var refused *engine.RefusedError
+	if errors.As(err, &refused) {
+		return 0, usagef("solve %s: %v", d.Name, err)
 	}
-	plan.solver = c.solverBytes(solved)
-	if err := plan.check(solved.Size(), limit); err != nil {
-		// The lean engine, if the parallel one does not fit and nothing
-		// asked for needs every depth.
-		if c.engine != "auto" || c.solver != "par" || notLean != "" {
-			return nil, err
-		}
-		c.solver = "lean"
-		plan.solver = c.solverBytes(solved)
-		if err := plan.check(solved.Size(), limit); err != nil {
-			return nil, err
-		}
-		if c.wantProgress() {
-			fmt.Fprintf(c.env.stderr, "retro: the parallel engine does not fit in %s\n", text.HumanBytes(limit))
-		}
+	if err != nil {
+		return 0, err
 	}
-	if c.solver == "lean" && c.engine == "auto" && c.wantProgress() {
+	inst.plan.solver = req.Bytes(kind)
+	if !c.wantProgress() {
+		return kind, nil
+	}
+	if fellBack {
+		fmt.Fprintf(c.env.stderr, "retro: the parallel engine does not fit in %s\n", text.HumanBytes(limit))
+	}
+	if kind == engine.KindLean && c.engine == engine.KindAuto {
 		if c.dbPath != "" {
 			fmt.Fprintln(c.env.stderr, "retro: solving in the lean mode (half a byte per position; every depth on disk beside the database until it is written)")
 		} else {
 			fmt.Fprintln(c.env.stderr, "retro: solving in the lean mode (half a byte per position; the depths of the start and the longest positions only)")
 		}
 	}
+	fmt.Fprintf(c.env.stderr, "retro: memory %s (%d bytes in all)\n", inst.plan, inst.plan.total())
+	return kind, nil
+}
+
+// save adds inst's solution r to the database, with -db.
+func (c *solveRun) save(label string, inst *instance, r *engine.Result) error {
+	if c.dbw == nil {
+		return nil
+	}
 	if c.wantProgress() {
-		fmt.Fprintf(c.env.stderr, "retro: memory %s (%d bytes in all)\n", plan, plan.total())
+		fmt.Fprintf(c.env.stderr, "retro: saving %d positions to %s\n", r.Size(), c.dbPath)
 	}
-	var from []uint64
-	if c.reachable {
-		from = []uint64{*start}
-	}
-	var keep []uint64
-	if start != nil {
-		keep = []uint64{*start}
-	}
-	r, err := c.run(solved, limit-(plan.runtime+plan.game+plan.db), from, keep)
-	if err != nil || r == nil { // no result: an MPI rank other than 0
-		return nil, err
-	}
-	if c.dbw != nil {
-		if c.wantProgress() {
-			fmt.Fprintf(c.env.stderr, "retro: saving %d positions to %s\n", r.Size(), c.dbPath)
-		}
-		err := c.dbw.Add(c.ctx, db.Source{Label: label, Values: r, MaxDepth: r.MaxDepth(), Start: start,
-			Directory: directory, IndexSize: g.Size(), Reachable: c.reachable})
-		if err != nil {
-			return nil, err
-		}
-	}
-	if start == nil {
-		return nil, c.reportAll(out, solved, r)
-	}
-	answer := answerLine(d, r, *start)
-	if c.json && d.List != "" {
-		return c.summarize(solved, r, start, answer)
-	}
-	return nil, c.report(out, solved, r, *start, answer)
+	return c.dbw.Add(c.ctx, db.Source{Label: label, Values: r, MaxDepth: r.MaxDepth(), Start: inst.start,
+		Directory: inst.directory, IndexSize: inst.game.Size(), Reachable: c.reachable})
 }
 
 // answerLine words the value of position s in d's terms.
@@ -453,7 +487,7 @@ func answerText(d *implicit.Descriptor, v engine.Value, depth uint64) string {
 }
 
 // options returns the engine options the flags ask for.
-func (c *solveConfig) options() engine.Options {
+func (c *solveRun) options() engine.Options {
 	o := engine.Options{Workers: c.workers, MaxMemory: uint64(c.maxMemory), Workspace: c.ws}
 	if c.wantProgress() {
 		o.Progress = c.env.stderr
@@ -463,7 +497,7 @@ func (c *solveConfig) options() engine.Options {
 
 // memoryLimit returns the bytes a game may take: -max-memory, or the
 // machine's memory.
-func (c *solveConfig) memoryLimit() uint64 {
+func (c *solveRun) memoryLimit() uint64 {
 	if c.maxMemory > 0 {
 		return uint64(c.maxMemory)
 	}
@@ -473,59 +507,21 @@ func (c *solveConfig) memoryLimit() uint64 {
 	return 1 << 62
 }
 
-// cheapMove is the most a move may cost to list for -engine auto to choose
-// the lean engine: about a cache miss (engine.MoveCost).
-const cheapMove = 30 * time.Nanosecond
-
-// solverBytes returns the memory the chosen engine takes to solve g, with
-// the slack of its peak.
-func (c *solveConfig) solverBytes(g implicit.Game) uint64 {
-	var b uint64
-	switch c.solver {
-	case "seq":
-		b = engine.SequentialMemoryNeeded(g.Size(), g.MaxMoves())
-	case "lean":
-		b = engine.LeanMemoryNeeded(g.Size())
-		if c.dbPath != "" {
-			// The depths on disk: the directory of their file, and the
-			// database writer's blocks read as runs.
-			b += engine.DepthLogBytes(g.Size()) + uint64(parallel.Workers(c.workers))*db.RunScratchBytes
-		}
-	default:
-		b = engine.MemoryNeeded(g.Size(), g.MaxMoves())
-	}
-	if c.reachable {
-		b += g.Size() / 8 // the set of reached positions
-	}
-	return uint64(float64(b) * solverSlack)
-}
-
-// notLean says why the flags given cannot be served by the lean engine,
-// which keeps no depth in memory but the start's and the longest
-// positions' (with -db, it keeps every depth in a file beside the
-// database's): "" if they can.
-func (c *solveConfig) notLean() string {
-	switch {
-	case c.reachable:
-		return "the lean mode solves the whole game (no -reachable)"
-	case c.tiered:
-		return "-tiered is another engine"
-	case c.world != nil:
-		return "the lean mode runs in one process (not under mpirun)"
-	}
-	return ""
-}
-
-// run solves g with the engine the flags choose, in at most solverBytes
-// of its own; a lean solve keeps the depths of the positions in keep.
-func (c *solveConfig) run(g implicit.Game, solverBytes uint64, reachableFrom, keep []uint64) (*engine.Result, error) {
+// run solves inst with engine kind, in what -max-memory leaves beside the
+// plan's other parts; a lean solve keeps the start's depth (and with -db
+// every depth, on disk).
+func (c *solveRun) run(inst *instance, kind engine.Kind) (*engine.Result, error) {
 	o := c.options()
-	o.MaxMemory = max(solverBytes, 1)
-	o.ReachableFrom = reachableFrom
-	switch {
-	case c.solver == "seq":
+	p := inst.plan
+	o.MaxMemory = max(c.memoryLimit()-(p.runtime+p.game+p.db), 1)
+	if c.reachable {
+		o.ReachableFrom = []uint64{*inst.start}
+	}
+	g := inst.solved
+	switch kind {
+	case engine.KindSeq:
 		return engine.Sequential(c.ctx, g, o)
-	case c.world != nil:
+	case engine.KindDist:
 		return c.runDistributed(g, o)
 	}
 	ckpt, cleanup, err := c.levelCheckpoint()
@@ -534,8 +530,10 @@ func (c *solveConfig) run(g implicit.Game, solverBytes uint64, reachableFrom, ke
 	}
 	o.Checkpoint = ckpt
 	var r *engine.Result
-	if c.solver == "lean" {
-		o.Keep = keep
+	if kind == engine.KindLean {
+		if inst.start != nil {
+			o.Keep = []uint64{*inst.start}
+		}
 		// Every depth, for the database, in a file beside the checkpoint
 		// (with -db there is one: FILE.checkpoint unless -checkpoint).
 		o.DepthsOnDisk = c.dbPath != ""

@@ -23,23 +23,23 @@ import (
 // engine's arrays for its classes (estimated from a sample) and the
 // symmetry tables; false if it cannot be solved whole at all (a symmetric
 // game of 2^32 indices or more).
-func (c *solveConfig) wholeBytes(g implicit.Game) (uint64, bool) {
+func (c *solveRun) wholeBytes(g implicit.Game) (uint64, bool) {
 	n := g.Size()
 	sg, ok := g.(implicit.Symmetric)
 	if !ok {
-		return c.baseBytes + implicit.BytesOf(g) + uint64(float64(engine.MemoryNeeded(n, g.MaxMoves()))*solverSlack), true
+		return c.baseBytes + implicit.BytesOf(g) + engine.WithSlack(engine.KindPar.Bytes(n, g.MaxMoves())), true
 	}
 	if n >= 1<<32 {
 		return 0, false
 	}
 	classes := implicit.EstimateClasses(sg, 0, n, 4096, rand.New(rand.NewPCG(1, n)))
 	return c.baseBytes + implicit.CompactTableBytes(n) + 4*classes +
-		uint64(float64(engine.MemoryNeeded(classes, g.MaxMoves()))*solverSlack), true
+		engine.WithSlack(engine.KindPar.Bytes(classes, g.MaxMoves())), true
 }
 
 // chooseTiered says whether g is solved tier by tier: when -tiered asks,
 // or when the game has tiers and does not fit whole in -max-memory.
-func (c *solveConfig) chooseTiered(d *implicit.Descriptor, g implicit.Game) (bool, error) {
+func (c *solveRun) chooseTiered(d *implicit.Descriptor, g implicit.Game) (bool, error) {
 	_, isTiered := g.(implicit.Tiered)
 	asked := c.tiered || c.plan
 	flag := "-tiered"
@@ -52,7 +52,7 @@ func (c *solveConfig) chooseTiered(d *implicit.Descriptor, g implicit.Game) (boo
 		}
 		return false, nil
 	}
-	if c.engine == "seq" || c.reachable {
+	if c.engine == engine.KindSeq || c.reachable {
 		if asked {
 			return false, usagef("solve %s: %s: a tiered solve uses the parallel engine, every position", d.Name, flag)
 		}
@@ -81,7 +81,7 @@ func (c *solveConfig) chooseTiered(d *implicit.Descriptor, g implicit.Game) (boo
 // solveTiered solves g tier by tier, keeping the finished tiers in the
 // checkpoint folder, and saves and reports the result as solveInstance
 // does.
-func (c *solveConfig) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label string, start *uint64, out *bufio.Writer) error {
+func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label string, start *uint64, out *bufio.Writer) error {
 	if c.stats || c.json {
 		return usagef("solve %s: -stats and -json are not available with a tiered solve yet", d.Name)
 	}
@@ -159,7 +159,7 @@ func (c *solveConfig) solveTiered(d *implicit.Descriptor, g implicit.Tiered, lab
 // label, and what removes it once done with: -checkpoint's (kept: it is the
 // user's), the database's name with ".tiers" (removed once the database
 // is complete), or a temporary folder.
-func (c *solveConfig) tierDir(label string) (string, func(), error) {
+func (c *solveRun) tierDir(label string) (string, func(), error) {
 	sub := func(dir string) string {
 		if label == "" {
 			return dir
@@ -182,7 +182,7 @@ func (c *solveConfig) tierDir(label string) (string, func(), error) {
 
 // fingerprint names the solve for its checkpoint files: the game, its own
 // flags, its input's checksum, the instance and the version of its index.
-func (c *solveConfig) fingerprint(d *implicit.Descriptor) string {
+func (c *solveRun) fingerprint(d *implicit.Descriptor) string {
 	fp := fmt.Sprintf("retro %s %s (index version %d)", d.Name, strings.Join(c.gameFlags(), " "), d.Version)
 	if d.Input {
 		fp += fmt.Sprintf("; input %08x", c.inputCRC)
@@ -196,7 +196,7 @@ func (c *solveConfig) fingerprint(d *implicit.Descriptor) string {
 // levelCheckpoint returns the checkpoint of a solve in memory, with what
 // removes it once the solve is done: in -checkpoint's folder, or with -db
 // in FILE.checkpoint (removed with the folder); nil without either.
-func (c *solveConfig) levelCheckpoint() (*engine.Checkpoint, func(), error) {
+func (c *solveRun) levelCheckpoint() (*engine.Checkpoint, func(), error) {
 	dir, cleanup := c.checkpoint, func() {}
 	if dir == "" {
 		if c.dbPath == "" {
