@@ -7,21 +7,24 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/retro-solver/retro/bitset"
 )
 
-// Checkpoint saves a parallel solve's state to a file at level barriers,
-// every Every, and lets a later solve of the same game go on from it. At
-// a barrier the whole state is the lanes (each position's code and count
-// or depth), the frontier of the level about to be expanded, the level,
-// and for an ExitGame the exits' lanes; so a solve resumed from the file
-// computes exactly what the uninterrupted one would have.
+// Checkpoint saves a solve's state to a file at level barriers, every
+// Every, and lets a later solve of the same game go on from it. At a
+// barrier the state of the level-synchronous pass is whole: a solve resumed
+// from it computes exactly what the uninterrupted one would have. Par, Lean
+// and Distributed keep checkpoints (par_checkpoint.go, lean_checkpoint.go,
+// dist_checkpoint.go); Sequential does not.
+//
+// Every checkpoint file has one framing: an 8-byte magic naming the engine
+// (RETROCK1, RETROLK1, RETRODC1), then little-endian 64-bit words: the
+// format's version, the CRC-32C of Fingerprint, the engine's header fields
+// (writeHead); then the engine's arrays; then the CRC-32C of all that
+// (writeChecked). docs/formats.md has each engine's fields.
 type Checkpoint struct {
 	// Path is the file; it is written under a temporary name, synced and
 	// renamed, so a crash leaves the previous checkpoint or the new one.
@@ -42,17 +45,6 @@ type Checkpoint struct {
 	lastTook  time.Duration
 }
 
-const (
-	checkpointMagic   = "RETROCK1"
-	checkpointVersion = 1
-)
-
-// checkpointState is what a checkpoint file holds besides the arrays.
-type checkpointState struct {
-	n, depth, maxDepth, edges uint64
-	width, exitWidth          uint64
-}
-
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // due reports whether a save is due: Every has passed since the solve
@@ -63,38 +55,6 @@ func (c *Checkpoint) due() bool {
 		every = 5 * time.Minute
 	}
 	return time.Since(c.last) >= every
-}
-
-// save writes the solver's state at the barrier before level depth.
-func (s *parSolver) save(depth, maxDepth uint64) error {
-	c := s.ckpt
-	st := checkpointState{n: s.n, depth: depth, maxDepth: maxDepth, width: uint64(s.lanes.Width())}
-	for i := range s.bufs {
-		st.edges += s.bufs[i].edges
-	}
-	if s.exits != nil {
-		st.exitWidth = uint64(s.exits.lanes.Width())
-	}
-	front := bitset.NewSet(s.n)
-	if s.cur.Dense() {
-		copy(front.Words(), s.cur.Set().Words())
-	} else {
-		for _, p := range s.cur.List() {
-			front.Add(p)
-		}
-	}
-	return c.saveLevel(depth, func(w *bufio.Writer) {
-		head := checkpointHead(c, checkpointMagic, checkpointVersion)
-		for _, x := range []uint64{st.n, st.depth, st.maxDepth, st.edges, st.width, st.exitWidth} {
-			head = binary.LittleEndian.AppendUint64(head, x)
-		}
-		w.Write(head)
-		writeWords(w, s.lanes.Words())
-		writeWords(w, front.Words())
-		if s.exits != nil {
-			writeWords(w, s.exits.lanes.Words())
-		}
-	})
 }
 
 // saveLevel writes a single process's checkpoint at the barrier before
@@ -215,8 +175,9 @@ var errNoCheckpoint = errors.New("no checkpoint")
 // that one engine's file offered to the other is refused with a word on
 // which engine wrote it.
 var checkpointKinds = map[string]string{
-	checkpointMagic:     "the parallel engine (-engine par)",
+	parCheckpointMagic:  "the parallel engine (-engine par)",
 	leanCheckpointMagic: "the lean engine (-engine lean)",
+	distCheckpointMagic: "the distributed engine (under mpirun)",
 }
 
 // openChecked opens checkpoint c's file for reading, checks its checksum,
@@ -247,7 +208,6 @@ func checkedReader(f *os.File, c *Checkpoint, magic string, version uint64) (*bu
 		return nil, err
 	}
 	// The checksum first: the whole file but its last 4 bytes.
-	const headLen = 8 + 2*8
 	if st.Size() < headLen+4 {
 		return nil, c.errorf("truncated")
 	}
@@ -277,73 +237,43 @@ func checkedReader(f *os.File, c *Checkpoint, magic string, version uint64) (*bu
 	if v := le.Uint64(head[8:]); v != version {
 		return nil, c.errorf("written by another version of retro (format %d)", v)
 	}
-	if le.Uint64(head[16:]) != uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)) {
+	if le.Uint64(head[16:]) != c.fingerprintSum() {
 		return nil, c.errorf("saved for another game or other parameters; remove it to start again")
 	}
 	return r, nil
 }
 
-// checkpointHead returns the words a checkpoint file starts with: its
-// kind, its format's version and its fingerprint's checksum.
-func checkpointHead(c *Checkpoint, magic string, version uint64) []byte {
-	head := []byte(magic)
-	head = binary.LittleEndian.AppendUint64(head, version)
-	return binary.LittleEndian.AppendUint64(head, uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)))
+// headLen is the length of what every checkpoint file starts with: its
+// magic, its format's version and its fingerprint's checksum.
+const headLen = 8 + 2*8
+
+// fingerprintSum returns the checksum of c's fingerprint that its files
+// carry.
+func (c *Checkpoint) fingerprintSum() uint64 {
+	return uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable))
 }
 
-// resume loads the state saved in the checkpoint file, if there is one,
-// into the solver: its lanes, the frontier as the current one, the exits'
-// lanes; it returns the level to expand next and the deepest so far. It
-// returns errNoCheckpoint if there is no file, and an error naming the
-// problem if the file is of another solve or damaged.
-func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
-	c := s.ckpt
-	r, done, err := openChecked(c, checkpointMagic, checkpointVersion)
-	if err != nil {
-		return 0, 0, err
+// writeHead writes the start of a checkpoint file of c: the magic naming
+// its engine, its format's version, its fingerprint's checksum, and the
+// engine's header fields.
+func writeHead(w *bufio.Writer, c *Checkpoint, magic string, version uint64, fields []*uint64) {
+	head := []byte(magic)
+	head = binary.LittleEndian.AppendUint64(head, version)
+	head = binary.LittleEndian.AppendUint64(head, c.fingerprintSum())
+	for _, f := range fields {
+		head = binary.LittleEndian.AppendUint64(head, *f)
 	}
-	defer done()
-	fail := func(format string, args ...any) (uint64, uint64, error) { return 0, 0, c.errorf(format, args...) }
-	var fields [6]uint64
-	if err := readWords(r, fields[:]); err != nil {
-		return fail("truncated")
+	w.Write(head)
+}
+
+// readFields reads an engine's header fields, written by writeHead, from r.
+func readFields(r io.Reader, fields []*uint64) error {
+	words := make([]uint64, len(fields))
+	if err := readWords(r, words); err != nil {
+		return err
 	}
-	saved := checkpointState{n: fields[0], depth: fields[1], maxDepth: fields[2], edges: fields[3], width: fields[4], exitWidth: fields[5]}
-	exitWidth := uint64(0)
-	if s.exits != nil {
-		exitWidth = uint64(s.exits.lanes.Width())
+	for i, f := range fields {
+		*f = words[i]
 	}
-	if saved.n != s.n || (saved.width != 16 && saved.width != 32) || saved.exitWidth != exitWidth {
-		return fail("saved for %d positions (lanes of %d bits), this solve has %d", saved.n, saved.width, s.n)
-	}
-	if uint(saved.width) != s.lanes.Width() {
-		s.lanes = bitset.NewCounters(s.n, uint(saved.width))
-		s.ws.keepLanes(s.lanes)
-		s.setWidth(uint(saved.width))
-	}
-	front := bitset.NewSet(s.n)
-	err = readWords(r, s.lanes.Words())
-	if err == nil {
-		err = readWords(r, front.Words())
-	}
-	if err == nil && s.exits != nil {
-		err = readWords(r, s.exits.lanes.Words())
-	}
-	if err != nil {
-		return fail("truncated")
-	}
-	if _, err := r.ReadByte(); err != io.EOF {
-		return fail("longer than its solve's state")
-	}
-	s.cur.Reset()
-	s.resumedFrontier = 0
-	for wi, x := range front.Words() {
-		for ; x != 0; x &= x - 1 {
-			s.cur.Emit(0, uint64(wi)<<6|uint64(bits.TrailingZeros64(x)))
-			s.resumedFrontier++
-		}
-	}
-	s.bufs[0].edges = saved.edges
-	c.last = time.Now()
-	return saved.depth, saved.maxDepth, nil
+	return nil
 }

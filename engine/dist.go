@@ -97,7 +97,7 @@ const (
 // (a decrement). The ranks then agree on the size of the next frontier, and
 // stop when it is empty everywhere. Rank 0 gathers the values and depths.
 // With opt.Checkpoint every rank saves its part at the same level barriers
-// and a solve goes on from the deepest level all saved (distckpt.go).
+// and a solve goes on from the deepest level all saved (dist_checkpoint.go).
 // ExitGames (tiers) are solved whole by tier.SolveShared instead.
 func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*Result, *DistStats, error) {
 	if _, ok := g.(ExitGame); ok {
@@ -223,17 +223,14 @@ func (d *distSolver) classify(ctx context.Context, prog *Progress) error {
 			var kind implicit.Kind
 			var k uint64
 			kind, k, buf = classify(d.lo+j, buf)
-			switch {
-			case kind == implicit.Illegal:
-				d.state[j] = uint32(Illegal) << distShift
-			case kind != implicit.Inner:
-				d.state[j] = uint32(kind) << distShift
-				ends = append(ends, d.lo+j)
-			case k == 0:
-				d.state[j] = uint32(Loss) << distShift
-				ends = append(ends, d.lo+j)
-			default:
+			v, frontier := initial(kind, k)
+			if v == Draw {
 				d.state[j] = uint32(k)
+			} else {
+				d.state[j] = uint32(v) << distShift
+			}
+			if frontier {
+				ends = append(ends, d.lo+j)
 			}
 		}
 		found[lo/chunk] = ends

@@ -48,7 +48,7 @@ const LeanBytesPerIndex = 0.5
 // pair, which is what saves the counter. Lean solves plain games: not an
 // ExitGame (tiers), and without ReachableFrom. With opt.Checkpoint it saves
 // its state at level barriers and goes on from the state saved, as Parallel
-// does (see leanckpt.go).
+// does (see lean_checkpoint.go).
 func Lean(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
 	if len(opt.ReachableFrom) > 0 {
 		return nil, errors.New("the lean engine does not restrict a solve to the reachable positions")
@@ -217,15 +217,12 @@ func (s *leanSolver) classify(ctx context.Context) (uint64, error) {
 		var k uint64
 		for i := lo; i < hi; i++ {
 			kind, k, buf = classify(i, buf)
-			switch {
-			case kind == implicit.Illegal:
-				s.nibs.Set(i, uint8(Illegal))
-			case kind != implicit.Inner:
-				s.nibs.Set(i, uint8(kind)|cur)
+			switch v, frontier := initial(kind, k); {
+			case frontier:
+				s.nibs.Set(i, uint8(v)|cur)
 				s.note(b, i)
-			case k == 0:
-				s.nibs.Set(i, uint8(Loss)|cur)
-				s.note(b, i)
+			case v != Draw:
+				s.nibs.Set(i, uint8(v))
 			}
 		}
 		b.moves = buf

@@ -266,23 +266,18 @@ func (s *parSolver) classify(ctx context.Context) error {
 	})
 }
 
-// start stores index i's kind, or its count k of moves if it is Inner, in
-// its lane; worker w emits the terminal positions, and an inner one with no
-// move (a loss), as the frontier of depth 0.
+// start stores index i's initial value code, or its count k of moves while
+// it is unresolved, in its lane; worker w emits the positions resolved at
+// depth 0 (initial) as the first frontier.
 func (s *parSolver) start(w int, i uint64, kind implicit.Kind, k uint64) {
-	switch kind {
-	case implicit.Illegal:
-		s.lanes.Set(i, uint64(Illegal)<<s.codeShift)
-	case implicit.TerminalWin, implicit.TerminalLoss:
-		s.lanes.Set(i, uint64(kind)<<s.codeShift)
+	v, frontier := initial(kind, k)
+	if v == Draw {
+		s.lanes.Set(i, k)
+	} else {
+		s.lanes.Set(i, uint64(v)<<s.codeShift)
+	}
+	if frontier {
 		s.cur.Emit(w, i)
-	default:
-		if k == 0 {
-			s.lanes.Set(i, uint64(Loss)<<s.codeShift)
-			s.cur.Emit(w, i)
-		} else {
-			s.lanes.Set(i, k)
-		}
 	}
 }
 

@@ -50,17 +50,12 @@ func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, err
 		}
 		var kind implicit.Kind
 		var k uint64
-		switch kind, k, buf = classify(s, buf); kind {
-		case implicit.Illegal, implicit.TerminalWin, implicit.TerminalLoss:
-			r.values.Set(s, uint8(kind))
-			if kind != implicit.Illegal {
-				cur = append(cur, s)
-			}
-		default:
-			if k == 0 {
-				r.values.Set(s, uint8(Loss))
-				cur = append(cur, s)
-			}
+		kind, k, buf = classify(s, buf)
+		v, frontier := initial(kind, k)
+		r.values.Set(s, uint8(v))
+		if frontier {
+			cur = append(cur, s)
+		} else if v == Draw {
 			lanes.Set(s, k)
 		}
 	}

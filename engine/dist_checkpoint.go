@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// A distributed solve's checkpoint is one file per rank and level saved,
+// A distributed solve's checkpoint (RETRODC1) is one file per rank and level saved,
 // Path.rank-R-of-N.level-L: the rank's states and its part of the
 // frontier at the barrier before level L. All ranks save at the same
 // barrier (rank 0 decides when, in the level's reduction) and each removes
@@ -27,7 +27,6 @@ import (
 const (
 	distCheckpointMagic   = "RETRODC1"
 	distCheckpointVersion = 1
-	distHeaderWords       = 11
 )
 
 // rankFile returns the checkpoint file of a rank for a level.
@@ -72,20 +71,25 @@ func (c *Checkpoint) RemoveRank(rank, ranks int) {
 	}
 }
 
-// distHeader is what a rank's checkpoint file says of itself.
+// distHeader is what a rank's checkpoint file says of itself: the
+// fingerprint's checksum of the file's head, and its header fields.
 type distHeader struct {
 	fingerprint, n, ranks, rank, lo, hi uint64
 	depth, maxDepth, edges, frontier    uint64
 }
 
-func (h distHeader) words() []uint64 {
-	return []uint64{distCheckpointVersion, h.fingerprint, h.n, h.ranks, h.rank, h.lo, h.hi, h.depth, h.maxDepth, h.edges, h.frontier}
+// fields returns the header fields after the file's head.
+func (h *distHeader) fields() []*uint64 {
+	return []*uint64{&h.n, &h.ranks, &h.rank, &h.lo, &h.hi, &h.depth, &h.maxDepth, &h.edges, &h.frontier}
 }
+
+// distHeadLen is the length of a rank's file before its states.
+const distHeadLen = headLen + 8*9
 
 // header returns the header of this rank's file for the barrier before
 // level depth.
 func (d *distSolver) header(c *Checkpoint, depth, maxDepth, edges uint64) distHeader {
-	return distHeader{fingerprint: uint64(crc32.Checksum([]byte(c.Fingerprint), crcTable)), n: d.n,
+	return distHeader{fingerprint: c.fingerprintSum(), n: d.n,
 		ranks: uint64(d.ranks), rank: uint64(d.comm.Rank()), lo: d.lo, hi: d.lo + uint64(len(d.state)),
 		depth: depth, maxDepth: maxDepth, edges: edges, frontier: uint64(len(d.frontier))}
 }
@@ -125,8 +129,7 @@ func (d *distSolver) save(c *Checkpoint, depth, maxDepth, edges uint64) error {
 // writeCheckpoint writes this rank's file.
 func (d *distSolver) writeCheckpoint(c *Checkpoint, h distHeader) error {
 	return c.writeChecked(c.rankFile(int(h.rank), int(h.ranks), h.depth), func(w *bufio.Writer) {
-		w.WriteString(distCheckpointMagic)
-		writeWords(w, h.words())
+		writeHead(w, c, distCheckpointMagic, distCheckpointVersion, h.fields())
 		var b [4]byte
 		for _, s := range d.state {
 			binary.LittleEndian.PutUint32(b[:], s)
@@ -186,25 +189,27 @@ func (d *distSolver) matches(c *Checkpoint, h distHeader, level uint64) bool {
 	return h == want
 }
 
+// readDistHeader reads the head and header fields of a rank's file,
+// without checking its checksum (load does).
 func readDistHeader(path string) (distHeader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return distHeader{}, err
 	}
 	defer f.Close()
-	b := make([]byte, len(distCheckpointMagic)+8*distHeaderWords)
-	if _, err := io.ReadFull(f, b); err != nil || string(b[:len(distCheckpointMagic)]) != distCheckpointMagic {
+	r := bufio.NewReader(f)
+	var head [headLen]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil || string(head[:8]) != distCheckpointMagic {
 		return distHeader{}, errors.New("not a checkpoint of retro's distributed engine")
 	}
-	w := make([]uint64, distHeaderWords)
-	for i := range w {
-		w[i] = binary.LittleEndian.Uint64(b[len(distCheckpointMagic)+8*i:])
+	if v := binary.LittleEndian.Uint64(head[8:]); v != distCheckpointVersion {
+		return distHeader{}, fmt.Errorf("format %d", v)
 	}
-	if w[0] != distCheckpointVersion {
-		return distHeader{}, fmt.Errorf("format %d", w[0])
+	h := distHeader{fingerprint: binary.LittleEndian.Uint64(head[16:])}
+	if err := readFields(r, h.fields()); err != nil {
+		return distHeader{}, errors.New("not a checkpoint of retro's distributed engine")
 	}
-	return distHeader{fingerprint: w[1], n: w[2], ranks: w[3], rank: w[4], lo: w[5], hi: w[6],
-		depth: w[7], maxDepth: w[8], edges: w[9], frontier: w[10]}, nil
+	return h, nil
 }
 
 // load reads this rank's file of the level into its states and frontier,
@@ -227,13 +232,13 @@ func (d *distSolver) load(c *Checkpoint, level uint64) (distHeader, error) {
 	if err != nil {
 		return h, err
 	}
-	size := int64(len(distCheckpointMagic)) + 8*distHeaderWords + 4*int64(len(d.state)) + 8*int64(h.frontier) + 4
+	size := distHeadLen + 4*int64(len(d.state)) + 8*int64(h.frontier) + 4
 	if st.Size() != size {
 		return h, fmt.Errorf("checkpoint %s: %d bytes, want %d", path, st.Size(), size)
 	}
 	sum := crc32.New(crcTable)
 	r := bufio.NewReaderSize(io.TeeReader(io.NewSectionReader(f, 0, size-4), sum), 1<<20)
-	if _, err := r.Discard(len(distCheckpointMagic) + 8*distHeaderWords); err != nil {
+	if _, err := r.Discard(distHeadLen); err != nil {
 		return h, err
 	}
 	var b [4]byte

@@ -3,7 +3,6 @@ package engine
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"io"
 	"maps"
 	"os"
@@ -11,7 +10,7 @@ import (
 	"time"
 )
 
-// A lean solve's checkpoint. At the barrier before level d the whole state
+// A lean solve's checkpoint (RETROLK1). At the barrier before level d the whole state
 // is in the nibbles (each index's value code, and the frontier bit of level
 // d on the positions to expand next), with what the levels before d
 // counted: the edges walked, the histogram of depths and the longest
@@ -50,7 +49,7 @@ type leanHeader struct {
 	logSize, logRecords     uint64 // its file's length and records at the barrier
 }
 
-func (h *leanHeader) words() []*uint64 {
+func (h *leanHeader) fields() []*uint64 {
 	return []*uint64{&h.n, &h.depth, &h.count, &h.edges, &h.longestWin, &h.longestLoss,
 		&h.hasLongestWin, &h.hasLongestLoss, &h.known, &h.logged, &h.logSize, &h.logRecords}
 }
@@ -99,11 +98,7 @@ func (s *leanSolver) save(depth, count uint64) error {
 		h.logged, h.logSize, h.logRecords = 1, uint64(s.log.off), uint64(len(s.log.recs))
 	}
 	return c.saveLevel(depth, func(w *bufio.Writer) {
-		head := checkpointHead(c, leanCheckpointMagic, leanCheckpointVersion)
-		for _, x := range h.words() {
-			head = binary.LittleEndian.AppendUint64(head, *x)
-		}
-		w.Write(head)
+		writeHead(w, c, leanCheckpointMagic, leanCheckpointVersion, h.fields())
 		writeWords(w, st.Wins)
 		writeWords(w, st.Losses)
 		for _, k := range slices.Sorted(maps.Keys(s.known)) {
@@ -138,13 +133,8 @@ func (s *leanSolver) resume() (depth, count uint64, err error) {
 	defer done()
 	fail := func(format string, args ...any) (uint64, uint64, error) { return 0, 0, c.errorf(format, args...) }
 	var h leanHeader
-	ws := h.words()
-	vals := make([]uint64, len(ws))
-	if err := readWords(r, vals); err != nil {
+	if err := readFields(r, h.fields()); err != nil {
 		return fail("truncated")
-	}
-	for i, p := range ws {
-		*p = vals[i]
 	}
 	switch {
 	case h.n != s.n:

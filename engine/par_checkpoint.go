@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"bufio"
+	"io"
+	"math/bits"
+	"time"
+
+	"github.com/retro-solver/retro/bitset"
+)
+
+// A parallel solve's checkpoint (RETROCK1). At the barrier before level d
+// the whole state is the lanes (each position's code and count or depth),
+// the frontier of level d, and for an ExitGame the exits' lanes.
+const (
+	parCheckpointMagic   = "RETROCK1"
+	parCheckpointVersion = 1
+)
+
+// parHeader is what a parallel checkpoint says besides its arrays.
+type parHeader struct {
+	n, depth, maxDepth, edges uint64
+	width, exitWidth          uint64 // the lanes' bits; the exits' (0: no exits)
+}
+
+func (h *parHeader) fields() []*uint64 {
+	return []*uint64{&h.n, &h.depth, &h.maxDepth, &h.edges, &h.width, &h.exitWidth}
+}
+
+// save writes the solver's state at the barrier before level depth.
+func (s *parSolver) save(depth, maxDepth uint64) error {
+	c := s.ckpt
+	st := parHeader{n: s.n, depth: depth, maxDepth: maxDepth, width: uint64(s.lanes.Width())}
+	for i := range s.bufs {
+		st.edges += s.bufs[i].edges
+	}
+	if s.exits != nil {
+		st.exitWidth = uint64(s.exits.lanes.Width())
+	}
+	front := bitset.NewSet(s.n)
+	if s.cur.Dense() {
+		copy(front.Words(), s.cur.Set().Words())
+	} else {
+		for _, p := range s.cur.List() {
+			front.Add(p)
+		}
+	}
+	return c.saveLevel(depth, func(w *bufio.Writer) {
+		writeHead(w, c, parCheckpointMagic, parCheckpointVersion, st.fields())
+		writeWords(w, s.lanes.Words())
+		writeWords(w, front.Words())
+		if s.exits != nil {
+			writeWords(w, s.exits.lanes.Words())
+		}
+	})
+}
+
+// resume loads the state saved in the checkpoint file, if there is one,
+// into the solver: its lanes, the frontier as the current one, the exits'
+// lanes; it returns the level to expand next and the deepest so far. It
+// returns errNoCheckpoint if there is no file, and an error naming the
+// problem if the file is of another solve or damaged.
+func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
+	c := s.ckpt
+	r, done, err := openChecked(c, parCheckpointMagic, parCheckpointVersion)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer done()
+	fail := func(format string, args ...any) (uint64, uint64, error) { return 0, 0, c.errorf(format, args...) }
+	var saved parHeader
+	if err := readFields(r, saved.fields()); err != nil {
+		return fail("truncated")
+	}
+	exitWidth := uint64(0)
+	if s.exits != nil {
+		exitWidth = uint64(s.exits.lanes.Width())
+	}
+	if saved.n != s.n || (saved.width != 16 && saved.width != 32) || saved.exitWidth != exitWidth {
+		return fail("saved for %d positions (lanes of %d bits), this solve has %d", saved.n, saved.width, s.n)
+	}
+	if uint(saved.width) != s.lanes.Width() {
+		s.lanes = bitset.NewCounters(s.n, uint(saved.width))
+		s.ws.keepLanes(s.lanes)
+		s.setWidth(uint(saved.width))
+	}
+	front := bitset.NewSet(s.n)
+	err = readWords(r, s.lanes.Words())
+	if err == nil {
+		err = readWords(r, front.Words())
+	}
+	if err == nil && s.exits != nil {
+		err = readWords(r, s.exits.lanes.Words())
+	}
+	if err != nil {
+		return fail("truncated")
+	}
+	if _, err := r.ReadByte(); err != io.EOF {
+		return fail("longer than its solve's state")
+	}
+	s.cur.Reset()
+	s.resumedFrontier = 0
+	for wi, x := range front.Words() {
+		for ; x != 0; x &= x - 1 {
+			s.cur.Emit(0, uint64(wi)<<6|uint64(bits.TrailingZeros64(x)))
+			s.resumedFrontier++
+		}
+	}
+	s.bufs[0].edges = saved.edges
+	c.last = time.Now()
+	return saved.depth, saved.maxDepth, nil
+}
