@@ -19,7 +19,7 @@ import (
 
 // solveLocal runs the distributed engine on ranks goroutines of this
 // process and returns rank 0's result and the levels' record.
-func solveLocal(t *testing.T, g implicit.Game, ranks, workers int) (*engine.Result, *engine.DistStats) {
+func solveLocal(t *testing.T, g implicit.Game, ranks, workers int) (*engine.Result, *engine.DistRecord) {
 	t.Helper()
 	comms := make([]engine.Comm, ranks)
 	for r, c := range dist.Local(ranks) {
@@ -44,9 +44,9 @@ func solveLocal(t *testing.T, g implicit.Game, ranks, workers int) (*engine.Resu
 
 // runLocal runs the distributed engine on the comms, one goroutine each,
 // with each rank's options, and returns what each rank returned.
-func runLocal(g implicit.Game, comms []engine.Comm, opt func(rank int) engine.Options) ([]*engine.Result, []*engine.DistStats, []error) {
+func runLocal(g implicit.Game, comms []engine.Comm, opt func(rank int) engine.Options) ([]*engine.Result, []*engine.DistRecord, []error) {
 	results := make([]*engine.Result, len(comms))
-	stats := make([]*engine.DistStats, len(comms))
+	stats := make([]*engine.DistRecord, len(comms))
 	errs := make([]error, len(comms))
 	var wg sync.WaitGroup
 	for r, c := range comms {

@@ -145,7 +145,7 @@ func sameLean(t *testing.T, where string, a, b *engine.Result, keep []uint64, al
 			t.Fatalf("%s: kept index %d has depth %d, want %d", where, i, b.Depth(i), a.Depth(i))
 		}
 	}
-	if !reflect.DeepEqual(engine.ComputeStats(a), engine.ComputeStats(b)) || a.Edges() != b.Edges() || a.MaxDepth() != b.MaxDepth() {
+	if !reflect.DeepEqual(engine.ComputeDepthStats(a), engine.ComputeDepthStats(b)) || a.Edges() != b.Edges() || a.MaxDepth() != b.MaxDepth() {
 		t.Fatalf("%s: histogram, edges (%d, want %d) or deepest level differ", where, b.Edges(), a.Edges())
 	}
 }
@@ -202,7 +202,7 @@ func TestProgressAfterResume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := engine.ComputeStats(want)
+		st := engine.ComputeDepthStats(want)
 		const k = 2 // the level the solve goes on from
 		var before uint64
 		for d := range k {

@@ -43,9 +43,9 @@ func RankRange(n uint64, ranks, r int) (lo, hi uint64) {
 
 func rankBlock(n uint64, ranks int) uint64 { return max((n+uint64(ranks)-1)/uint64(ranks), 1) }
 
-// LevelStats is what one level of a distributed solve did, summed over the
+// DistLevel is what one level of a distributed solve did, summed over the
 // ranks (the times: the slowest rank's).
-type LevelStats struct {
+type DistLevel struct {
 	Frontier uint64        // positions of the level's frontier
 	Edges    uint64        // un-moves walked from them
 	Crossing uint64        // of which to a position another rank owns
@@ -54,15 +54,15 @@ type LevelStats struct {
 	Exchange time.Duration // the all-to-all exchange, waiting for the slowest rank included
 }
 
-// DistStats is a distributed solve's record, on every rank.
-type DistStats struct {
+// DistRecord is a distributed solve's record, on every rank.
+type DistRecord struct {
 	Ranks  int
-	Levels []LevelStats
+	Levels []DistLevel
 }
 
 // Totals returns the sum of the levels (the times summed too).
-func (st *DistStats) Totals() LevelStats {
-	var t LevelStats
+func (st *DistRecord) Totals() DistLevel {
+	var t DistLevel
 	for _, l := range st.Levels {
 		t.Frontier += l.Frontier
 		t.Edges += l.Edges
@@ -99,9 +99,12 @@ const (
 // With opt.Checkpoint every rank saves its part at the same level barriers
 // and a solve goes on from the deepest level all saved (dist_checkpoint.go).
 // ExitGames (tiers) are solved whole by tier.SolveShared instead.
-func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*Result, *DistStats, error) {
+func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*Result, *DistRecord, error) {
 	if _, ok := g.(ExitGame); ok {
 		return nil, nil, errors.New("engine: the distributed engine does not solve tiers yet")
+	}
+	if len(opt.ReachableFrom) > 0 {
+		return nil, nil, errors.New("engine: the distributed engine does not restrict a solve to the reachable positions")
 	}
 	if g.MaxMoves() > distPayload {
 		return nil, nil, fmt.Errorf("engine: %d moves per position are too many for the distributed engine", g.MaxMoves())
@@ -181,7 +184,7 @@ type distSolver struct {
 	workers  int
 	state    []uint32
 	frontier []uint64 // this level's positions, this rank's, as indices
-	stats    DistStats
+	stats    DistRecord
 	// edgesBefore counts the un-moves walked, by all ranks, before the
 	// checkpoint this solve went on from.
 	edgesBefore uint64
@@ -334,7 +337,7 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64, wantSave
 	if err != nil {
 		return 0, false, err
 	}
-	d.stats.Levels = append(d.stats.Levels, LevelStats{Frontier: frontier, Edges: sums[0], Crossing: sums[1],
+	d.stats.Levels = append(d.stats.Levels, DistLevel{Frontier: frontier, Edges: sums[0], Crossing: sums[1],
 		Bytes: 8 * sums[1], Compute: time.Duration(times[0]), Exchange: time.Duration(times[1])})
 	return sums[2], sums[3] != 0, nil
 }

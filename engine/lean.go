@@ -109,7 +109,7 @@ type leanSolver struct {
 	log     *depthLog   // every depth, level by level, with Options.DepthsOnDisk
 	// What the levels expanded so far counted: the histogram of depths and
 	// the longest positions, and the depths of the positions to keep.
-	stats Stats
+	stats DepthStats
 	known map[uint64]uint64
 	// The positions of the level being expanded, when they were few enough
 	// to list (sparse); otherwise the level is found by a scan.
@@ -184,7 +184,7 @@ func (s *leanSolver) solve(ctx context.Context) (*Result, error) {
 			known[firstLoss] = depth
 		}
 	}
-	if len(st.Wins) == 0 { // no level: the histogram of depth 0, as ComputeStats has it
+	if len(st.Wins) == 0 { // no level: the histogram of depth 0, as ComputeDepthStats has it
 		st.Wins, st.Losses = []uint64{0}, []uint64{0}
 	}
 	var edges uint64
@@ -395,7 +395,7 @@ func (s *leanSolver) allOldWins(b *leanBuf, p uint64, next uint8) bool {
 
 // leanDepths is what a lean solve keeps of the depths.
 type leanDepths struct {
-	stats Stats
+	stats DepthStats
 	known map[uint64]uint64 // the depths kept, by index
 	disk  *depthLog         // every depth, with Options.DepthsOnDisk; nil without
 }

@@ -146,7 +146,7 @@ func (s *leanSolver) resume() (depth, count uint64, err error) {
 	case h.depth > 1<<32 || h.known > s.n || h.logRecords > 1<<40/24 || h.count == 0:
 		return fail("damaged (its header is out of range)")
 	}
-	st := Stats{Wins: make([]uint64, h.depth), Losses: make([]uint64, h.depth),
+	st := DepthStats{Wins: make([]uint64, h.depth), Losses: make([]uint64, h.depth),
 		LongestWin: h.longestWin, LongestLoss: h.longestLoss, HasLongestWin: h.hasLongestWin == 1, HasLongestLoss: h.hasLongestLoss == 1}
 	recs := make([]depthRecord, h.logRecords)
 	// readArrays reads what follows the header: the histogram, the depths

@@ -9,11 +9,10 @@ import (
 )
 
 // Options tune a solve. The zero value is valid: all cores, no progress
-// lines, memory limited by the machine.
+// lines, memory limited by the machine. The first fields serve every engine;
+// the others say which engines honour them (doc.go has the table), and the
+// other engines ignore them.
 type Options struct {
-	// Workers is the number of goroutines of the parallel engine; 0 means
-	// GOMAXPROCS. The sequential engine ignores it.
-	Workers int
 	// Progress, if not nil, receives a line about every ProgressEvery
 	// (default one second) while a solve runs.
 	Progress      io.Writer
@@ -22,31 +21,40 @@ type Options struct {
 	// game that needs more is refused before anything is allocated. 0 means
 	// the machine's physical memory.
 	MaxMemory uint64
-	// Workspace, if not nil, lends the parallel engine arrays from earlier
-	// solves and keeps this solve's for later ones (see Workspace).
-	Workspace *Workspace
-	// ReachableFrom, if not empty, has the engine solve only the positions
-	// reachable from these by moves, found by a forward pass first: the
-	// others come out Illegal, and the values of the reached ones are those
-	// of the whole game. It costs one bit per index more (three during the
-	// forward pass, before the solver's arrays exist).
-	ReachableFrom []uint64
-	// Checkpoint, if not nil, has the parallel engine save its state at
-	// level barriers and start from the state saved there, if any.
+
+	// Workers is the number of goroutines of Parallel, Lean and
+	// Distributed (on each rank); 0 means GOMAXPROCS.
+	Workers int
+	// Checkpoint, if not nil, has Parallel, Lean or Distributed save their
+	// state at level barriers and start from the state saved there, if
+	// any. Sequential refuses it.
 	Checkpoint *Checkpoint
-	// Direction says how the parallel engine expands its levels: Auto (the
-	// zero value) chooses per level; PushOnly and PullOnly are for tests and
+	// ReachableFrom, if not empty, has Parallel or Sequential solve only
+	// the positions reachable from these by moves, found by a forward pass
+	// first: the others come out Illegal, and the values of the reached
+	// ones are those of the whole game. It costs one bit per index more
+	// (three during the forward pass, before the solver's arrays exist).
+	// Lean and Distributed refuse it.
+	ReachableFrom []uint64
+
+	// Workspace, if not nil, lends Parallel arrays from earlier solves and
+	// keeps this solve's for later ones (see Workspace).
+	Workspace *Workspace
+	// Direction says how Parallel expands its levels: Auto (the zero value)
+	// chooses per level; PushOnly and PullOnly are for tests and
 	// measurements. The result is the same whichever.
 	Direction Direction
+
 	// Keep lists the positions whose depths a Lean solve keeps (the start,
-	// say); the other engines keep every depth and ignore it.
+	// say); the other engines keep every depth.
 	Keep []uint64
 	// DepthsOnDisk has a Lean solve keep every depth, in a file in folder
 	// DepthDir (the system's temporary folder if ""), written level by level
 	// and read back by the Result: about a byte per win or loss on disk,
 	// nothing more in memory but a directory of the file (24 bytes per
 	// 2^18 indices a level touches). The file has no name: it goes when the
-	// Result does, or with the process. The other engines ignore it.
+	// Result does, or with the process; with a Checkpoint it is
+	// Checkpoint.DepthsPath instead, so that a resumed solve finds it.
 	DepthsOnDisk bool
 	DepthDir     string
 }

@@ -1,6 +1,3 @@
-// Package engine holds retro's solvers: the sequential reference
-// (Sequential), the frontier-parallel retrograde pass (Parallel), and the
-// Result they both return, identical index for index.
 package engine
 
 import (

@@ -78,7 +78,7 @@ func (c *solveRun) summarize(g implicit.Game, r *engine.Result, start *uint64, a
 		s.Start = &v
 	}
 	if c.stats {
-		st := engine.ComputeStats(r)
+		st := engine.ComputeDepthStats(r)
 		s.Stats = &statsJSON{WinsByDepth: st.Wins, LossesByDepth: st.Losses}
 		example := func(i uint64) *exampleJSON {
 			e := &exampleJSON{Index: i, Depth: r.Depth(i), Position: fmt.Sprintf("index %d", i)}

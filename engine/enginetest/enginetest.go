@@ -61,7 +61,7 @@ func checkLean(ctx context.Context, g implicit.Game, want *engine.Result, worker
 	for i := uint64(0); i < n; i += max(1, n/1000) {
 		keep = append(keep, i)
 	}
-	wantStats := engine.ComputeStats(want)
+	wantStats := engine.ComputeDepthStats(want)
 	for j, w := range workers {
 		if j != 0 && j != len(workers)-1 {
 			continue
@@ -84,7 +84,7 @@ func checkLean(ctx context.Context, g implicit.Game, want *engine.Result, worker
 			return fmt.Errorf("enginetest: lean, %d workers: %d edges walked back and max depth %d; the sequential engine says %d and %d",
 				w, got.Edges(), got.MaxDepth(), want.Edges(), want.MaxDepth())
 		}
-		st := engine.ComputeStats(got)
+		st := engine.ComputeDepthStats(got)
 		if !slices.Equal(st.Wins, wantStats.Wins) || !slices.Equal(st.Losses, wantStats.Losses) {
 			return fmt.Errorf("enginetest: lean, %d workers: depth histogram %v %v differs from the sequential engine's %v %v", w, st.Wins, st.Losses, wantStats.Wins, wantStats.Losses)
 		}

@@ -1,8 +1,8 @@
 package engine
 
-// Stats describes a solved game beyond the value of one position: how many
+// DepthStats describes a solved game beyond the value of one position: how many
 // positions win and lose at each depth, and where the longest ones are.
-type Stats struct {
+type DepthStats struct {
 	Wins, Losses []uint64 // Wins[d]: positions that win in exactly d plies
 	// LongestWin and LongestLoss are the first positions (lowest index)
 	// with the largest depth of their value; HasLongestWin and HasLongestLoss
@@ -11,13 +11,13 @@ type Stats struct {
 	HasLongestWin, HasLongestLoss bool
 }
 
-// ComputeStats walks r once and returns its depth histograms and longest
+// ComputeDepthStats walks r once and returns its depth histograms and longest
 // positions.
-func ComputeStats(r *Result) Stats {
+func ComputeDepthStats(r *Result) DepthStats {
 	if r.lean != nil {
 		return r.lean.stats // counted level by level
 	}
-	var s Stats
+	var s DepthStats
 	s.Wins = make([]uint64, r.maxDepth+1)
 	s.Losses = make([]uint64, r.maxDepth+1)
 	var winDepth, lossDepth uint64

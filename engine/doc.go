@@ -1,0 +1,61 @@
+// Package engine holds retro's win/loss/draw solvers: four engines that
+// return the same Result, identical index for index, and Choose, which
+// picks one for a solve.
+//
+// # The algorithm
+//
+// Every engine does the same retrograde analysis, level by level. Level 0
+// is the positions over before a move: terminal ones, and inner ones with
+// no move, a loss for the player to move (initial, in rules.go). From the
+// positions of level d, walked backwards through un-moves:
+//
+//   - a predecessor of a loss of level d is a win of level d+1, unless it
+//     was resolved already;
+//   - a predecessor of a win of level d, unresolved, is a loss of level d+1
+//     once every one of its moves is known to reach a win (the engines
+//     count its moves down, or recount them: Lean).
+//
+// The level at which a position is resolved is its depth: the plies to the
+// end when the winner hurries and the loser delays. Positions never
+// resolved are draws. Writing W_d and L_d for the wins and losses of level
+// d, W_{d+1} and L_{d+1} are fixed by W_0..W_d and L_0..L_d alone, whatever
+// the order in which a level's positions are walked: that is why a
+// parallel engine, whose workers walk a level in any order, returns what
+// the sequential one does. The walk is O(positions + un-moves).
+//
+// # The engines
+//
+//	engine        Kind      bytes per index     keeps              honours in Options
+//	Sequential    KindSeq   6.25 (8.25)         every depth        MaxMemory, Progress, ReachableFrom
+//	Parallel      KindPar   2.54 (4.54)         every depth        Workers, MaxMemory, Progress, Workspace,
+//	                                                               ReachableFrom, Checkpoint, Direction
+//	Lean          KindLean  0.52                the depths of Keep, Workers, MaxMemory, Progress, Checkpoint,
+//	                                            the longest win    Keep, DepthsOnDisk, DepthDir
+//	                                            and loss; or every
+//	                                            depth on disk
+//	Distributed   KindDist  4 per index of a    every depth        Workers, MaxMemory, Progress, Checkpoint
+//	                        rank's range; rank  (gathered on
+//	                        0 gathers 4 per     rank 0)
+//	                        index of the game
+//	                        into a Result of
+//	                        2.25
+//
+// The bytes in parentheses are for games whose moves or depths need 32-bit
+// lanes instead of 16 (Kind.Bytes has the exact sums; Request.Bytes adds
+// what options cost). An option an engine does not honour is ignored,
+// except ReachableFrom, which Lean and Distributed refuse, and Checkpoint,
+// which Sequential refuses. Only Parallel solves an ExitGame (a tier: see
+// package tier).
+//
+// Choose picks, for KindAuto: KindDist under mpirun; KindLean for a game
+// with a start whose moves cost less than CheapMove to list (MoveCost:
+// police and pawns, whose moves are a few nanoseconds, against quixo's,
+// teeko's and dobutsu's canonical forms at 100 to 200) when nothing needs
+// every depth in memory; KindPar otherwise, and KindLean instead when
+// KindPar does not fit in the memory allowed.
+//
+// Checkpoints (Checkpoint) save a solve at level barriers so that it goes
+// on after a crash; checkpoint.go has the file's framing shared by the
+// engines. ComputeDepthStats, Reachable and ReachableSet read or walk a
+// solved game; MoveCost times a game's moves.
+package engine
