@@ -139,23 +139,34 @@ func (p Solved) Best(s uint64) (Move, bool, error) {
 	return moves[0], true, nil
 }
 
+// Turn says which player is to move in a position shown to a user: First
+// at an even ply from the start, Second at an odd one. A game that keeps
+// positions as the player to move sees them (implicit.TurnedDescriber)
+// shows Second's turned back, as they stand on the table.
+type Turn uint8
+
+const (
+	First  Turn = iota // the player to move at the start
+	Second             // the other
+)
+
+// Next returns the turn after t.
+func (t Turn) Next() Turn { return 1 - t }
+
 // OneLine writes position s in g's notation on one line, its lines joined
 // by '/' ("X../.O./.../X to move"), or as "index N" if g has no notation;
 // ReadPosition reads that form back as well as the lines themselves.
-func OneLine(g implicit.Game, s uint64) string { return OneLineAs(g, s, false) }
+func OneLine(g implicit.Game, s uint64) string { return OneLineAt(g, s, First) }
 
-// OneLineAs is Text on one line, its lines joined by '/'.
-func OneLineAs(g implicit.Game, s uint64, second bool) string {
-	return strings.ReplaceAll(Text(g, s, second), "\n", "/")
+// OneLineAt is Text on one line, its lines joined by '/'.
+func OneLineAt(g implicit.Game, s uint64, t Turn) string {
+	return strings.ReplaceAll(Text(g, s, t), "\n", "/")
 }
 
-// Text writes position s in g's notation without its last newline, or
-// "index N" for a game without one. second says the second player is to
-// move (an odd ply from the start): a game that keeps positions as the
-// player to move sees them (implicit.TurnedDescriber) then writes the
-// position as it stands on the table, turned back.
-func Text(g implicit.Game, s uint64, second bool) string {
-	if td, ok := g.(implicit.TurnedDescriber); ok && second {
+// Text writes position s, with turn t to move, in g's notation without its
+// last newline, or "index N" for a game without one.
+func Text(g implicit.Game, s uint64, t Turn) string {
+	if td, ok := g.(implicit.TurnedDescriber); ok && t == Second {
 		return strings.TrimSpace(td.DescribeTurned(s))
 	}
 	d, ok := g.(implicit.Describer)

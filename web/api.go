@@ -68,12 +68,12 @@ type moveJSON struct {
 	Cells    string   `json:"cells,omitempty"`
 }
 
-// position answers for position p of g; second says the second player is
-// to move, for games that keep positions as the player to move sees them
+// position answers for position p of g with turn to move, for games that
+// keep positions as the player to move sees them
 // (implicit.TurnedDescriber): the position and its moves are then written
 // as they stand on the table, and the page keeps the turn by following the
 // texts of the moves.
-func (s *Server) position(g *Game, p uint64, second bool) (*positionJSON, error) {
+func (s *Server) position(g *Game, p uint64, turn query.Turn) (*positionJSON, error) {
 	e, err := g.Solved.Lookup(p)
 	if err != nil {
 		return nil, err
@@ -82,11 +82,11 @@ func (s *Server) position(g *Game, p uint64, second bool) (*positionJSON, error)
 	if err != nil {
 		return nil, err
 	}
-	text := query.OneLineAs(g.Solved.Game, p, second)
+	text := query.OneLineAt(g.Solved.Game, p, turn)
 	j := &positionJSON{Position: text, Index: p, Value: e.Name(), Depth: e.DepthOf(),
 		Board: parseBoard(text), Moves: make([]moveJSON, 0, len(moves))}
 	for _, m := range moves {
-		mt := query.OneLineAs(g.Solved.Game, m.To, !second)
+		mt := query.OneLineAt(g.Solved.Game, m.To, turn.Next())
 		changed, cells := j.Board.changed(parseBoard(mt))
 		if len(mt) > MaxMoveText {
 			mt = ""
@@ -103,7 +103,7 @@ func (s *Server) random(g *Game) (*positionJSON, error) {
 	for range randomTries {
 		p := rand.Uint64N(n)
 		if g.Solved.Game.Classify(p) != implicit.Illegal {
-			return s.position(g, p, false)
+			return s.position(g, p, query.First)
 		}
 	}
 	return nil, errorf(http.StatusNotFound, "no legal position found in %d random indices of game %q", randomTries, g.ID)
@@ -134,46 +134,50 @@ func (q params) none() error {
 }
 
 // position reads the position a request names: p (the game's notation, its
-// lines joined by '/') or index (the game's own index), not both. second
-// says p is written with the second player to move, as query.OneLineAs
-// writes it for a game that keeps positions as the player to move sees them.
-func (q params) position(g *Game) (p uint64, second bool, err error) {
+// lines joined by '/') or index (the game's own index), not both, and whose
+// turn it is: query.Second if p is written as query.OneLineAt writes the
+// second player's positions of a game that keeps positions as the player
+// to move sees them, query.First otherwise.
+func (q params) position(g *Game) (p uint64, turn query.Turn, err error) {
 	for k := range q {
 		if k != "p" && k != "index" {
-			return 0, false, errorf(http.StatusBadRequest, "unknown parameter %s: want p or index", quote(k))
+			return 0, query.First, errorf(http.StatusBadRequest, "unknown parameter %s: want p or index", quote(k))
 		}
 	}
 	text, hasP := q["p"]
 	idx, hasIndex := q["index"]
 	switch {
 	case hasP && hasIndex:
-		return 0, false, errorf(http.StatusBadRequest, "both p and index given: want one")
+		return 0, query.First, errorf(http.StatusBadRequest, "both p and index given: want one")
 	case hasIndex:
 		n := g.Solved.Game.Size()
 		i, err := strconv.ParseUint(idx[0], 10, 64)
 		if err != nil || i >= n {
-			return 0, false, errorf(http.StatusBadRequest, "index %s: want a number from 0 to %d", quote(idx[0]), n-1)
+			return 0, query.First, errorf(http.StatusBadRequest, "index %s: want a number from 0 to %d", quote(idx[0]), n-1)
 		}
 		if g.Solved.Game.Classify(i) == implicit.Illegal {
-			return 0, false, errorf(http.StatusBadRequest, "index %d: not a legal position", i)
+			return 0, query.First, errorf(http.StatusBadRequest, "index %d: not a legal position", i)
 		}
-		return i, false, nil
+		return i, query.First, nil
 	case hasP:
 		t := text[0]
 		if len(t) > MaxPosition {
-			return 0, false, errorf(http.StatusBadRequest, "position of %d bytes: at most %d", len(t), MaxPosition)
+			return 0, query.First, errorf(http.StatusBadRequest, "position of %d bytes: at most %d", len(t), MaxPosition)
 		}
 		if _, ok := g.Solved.Game.(implicit.Notation); !ok {
-			return 0, false, errorf(http.StatusBadRequest, "game %q has no position notation: give index", g.ID)
+			return 0, query.First, errorf(http.StatusBadRequest, "game %q has no position notation: give index", g.ID)
 		}
 		p, err := query.ReadPosition(g.Solved.Game, t)
 		if err != nil {
-			return 0, false, errorf(http.StatusBadRequest, "position %s: %s", quote(t), oneLineError(err))
+			return 0, query.First, errorf(http.StatusBadRequest, "position %s: %s", quote(t), oneLineError(err))
 		}
-		_, turned := g.Solved.Game.(implicit.TurnedDescriber)
-		return p, turned && sameText(t, query.OneLineAs(g.Solved.Game, p, true)), nil
+		turn := query.First
+		if _, turned := g.Solved.Game.(implicit.TurnedDescriber); turned && sameText(t, query.OneLineAt(g.Solved.Game, p, query.Second)) {
+			turn = query.Second
+		}
+		return p, turn, nil
 	}
-	return 0, false, errorf(http.StatusBadRequest, "no position: give p (the game's notation) or index")
+	return 0, query.First, errorf(http.StatusBadRequest, "no position: give p (the game's notation) or index")
 }
 
 // sameText reports whether two position texts have the same lines, white

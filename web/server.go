@@ -209,18 +209,18 @@ func (s *Server) api(r *http.Request, path string) (any, error) {
 		if g.Start == nil {
 			return nil, errorf(http.StatusNotFound, "game %q has no start: ask for a position", g.ID)
 		}
-		return s.position(g, *g.Start, false)
+		return s.position(g, *g.Start, query.First)
 	case "random":
 		if err := q.none(); err != nil {
 			return nil, err
 		}
 		return s.random(g)
 	case "position":
-		p, second, err := q.position(g)
+		p, turn, err := q.position(g)
 		if err != nil {
 			return nil, err
 		}
-		return s.position(g, p, second)
+		return s.position(g, p, turn)
 	}
 	return nil, errorf(http.StatusNotFound, "no such API route: %s", quote("/api/"+path))
 }

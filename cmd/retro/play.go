@@ -84,8 +84,11 @@ func (g *game) play(start uint64) error {
 		}
 		// Plies from the start: a game that keeps positions as the player to
 		// move sees them shows the second player's as they stand.
-		second := len(g.history)%2 == 0
-		fmt.Fprintf(g.out, "\n%s\n", query.Text(g.p.Game, s, second))
+		turn := query.First
+		if len(g.history)%2 == 0 {
+			turn = query.Second
+		}
+		fmt.Fprintf(g.out, "\n%s\n", query.Text(g.p.Game, s, turn))
 		if len(moves) == 0 {
 			who := "retro"
 			if g.humanToMove() {
@@ -100,13 +103,13 @@ func (g *game) play(start uint64) error {
 		}
 		if !g.humanToMove() {
 			m := moves[0]
-			fmt.Fprintf(g.out, "retro to move (%v): plays %s, %v for you\n", e, query.OneLineAs(g.p.Game, m.To, !second), m.Entry)
+			fmt.Fprintf(g.out, "retro to move (%v): plays %s, %v for you\n", e, query.OneLineAt(g.p.Game, m.To, turn.Next()), m.Entry)
 			g.history = append(g.history, m.To)
 			continue
 		}
 		fmt.Fprintf(g.out, "you to move: %v\n", e)
 		for i, m := range moves {
-			fmt.Fprintf(g.out, "%3d. %-9v %s\n", i+1, m.Entry, query.OneLineAs(g.p.Game, m.To, !second))
+			fmt.Fprintf(g.out, "%3d. %-9v %s\n", i+1, m.Entry, query.OneLineAt(g.p.Game, m.To, turn.Next()))
 		}
 		next, quit := g.ask(moves)
 		if quit {
