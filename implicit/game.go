@@ -1,7 +1,3 @@
-// Package implicit says what a game is to retro's solvers: a move generator
-// over a perfect index [0, N) of positions, with predecessors (un-moves)
-// generated on the fly, so that no edge is ever stored. Built-in games live
-// in its sub-packages; Check tests any game against the contract below.
 package implicit
 
 // Kind classifies an index of a game.

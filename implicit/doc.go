@@ -1,0 +1,50 @@
+// Package implicit says what a game is to retro's solvers: a move generator
+// over a perfect index [0, N) of positions, with predecessors (un-moves)
+// generated on the fly, so that no edge is ever stored. Built-in games live
+// in its sub-packages, each with its Descriptor (how users see it); the
+// registry implicit/games lists them, and implicit/gametest checks any
+// game against the contract.
+//
+// # Required
+//
+// Game (Size, Classify, Moves, Unmoves, MaxMoves) is all a solver needs:
+// its doc comment states the contract that gametest.Check tests.
+//
+// # Optional
+//
+// Every other interface is optional: a game that lacks one is still solved,
+// correctly, and loses only what the last column says. The games of this
+// module that have each are in the second column.
+//
+//	interface        built-in games       used by                        without it
+//	Starter          all but graph        the command, db, query, web    the answer is every index's value,
+//	                                                                     not one start's; no -reachable,
+//	                                                                     -stats' reachable counts, play
+//	Describer        all                  -stats, query, play, web       positions are shown as "index N"
+//	Notation         all                  query, play, web, verify       positions are given by index only
+//	TurnedDescriber  dobutsu              query, play, web               the second player's positions show
+//	                                                                     as the player to move sees them
+//	MoveCounter      dobutsu, graph,      every engine's classify        moves are listed to be counted
+//	                 pawns, police                                       (slower start)
+//	ClassifyCounter  dobutsu, graph,      every engine's classify        two calls where one would do
+//	                 pawns, police
+//	UnmoveCounter    graph, police        the parallel engine's pull     un-moves are listed to be counted
+//	                                      levels (their cost)
+//	Symmetric        quixo, teeko         the command (Compact),         every position is solved, not one
+//	                                      tier, gametest                 per class: up to 8x the memory
+//	CanonicalMover   quixo, teeko         Reduce, Compact, tier          Canonical of each move and un-move
+//	                                                                     (decodes each again: slower)
+//	CanonicalMarker  quixo                NewClassSet (Compact, tier)    IsCanonical of each index (slower)
+//	ClassCounter     quixo, teeko         Compact's and Reduced's        the classes' moves are listed and
+//	                                      classify                       ranked to be counted (slower start)
+//	PositionCounter  dobutsu; Compact     -stats, ReachableClasses       counts are of indices, not of
+//	                 passes it on                                        positions
+//	Sizer            graph; Compact       the memory plan, -max-memory   the game's own arrays are not
+//	                                                                     counted against -max-memory
+//	Tiered           quixo, teeko         package tier, -tiered, -plan   the game is solved whole in memory
+//
+// A game implements an optional interface by having its methods: the
+// engines and the command find them with a type assertion. The helpers
+// MoveCounterOf, UnmoveCounterOf and ClassifierOf return the fastest way a
+// game offers, with the fallback built in.
+package implicit
