@@ -1,7 +1,6 @@
 package implicit
 
 import (
-	"errors"
 	"math/bits"
 	"runtime"
 	"sort"
@@ -313,7 +312,7 @@ func (c *Compact) Describe(i uint64) string {
 func (c *Compact) ParsePosition(text string) (uint64, error) {
 	n, ok := c.S.(Notation)
 	if !ok {
-		return 0, errors.New("implicit: the game has no position notation")
+		return 0, ErrNoNotation
 	}
 	s, err := n.ParsePosition(text)
 	if err != nil {

@@ -1,5 +1,7 @@
 package implicit
 
+import "errors"
+
 // Kind classifies an index of a game.
 type Kind uint8
 
@@ -151,6 +153,10 @@ type Notation interface {
 	Describer
 	ParsePosition(text string) (uint64, error)
 }
+
+// ErrNoNotation is what ParsePosition returns for a game that wraps
+// another (Compact, Reduced) when the game wrapped has no Notation.
+var ErrNoNotation = errors.New("implicit: the game has no position notation")
 
 // PositionCounter is a Game whose indices stand for classes of positions
 // (a position and its symmetric images): Positions(s) is the number of

@@ -3,8 +3,10 @@
 package gametest
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/retro-solver/retro/implicit"
 )
@@ -15,7 +17,12 @@ import (
 // un-moves of s are legal indices in range, that a terminal s has no moves,
 // that s has at most MaxMoves() moves, and that every move s->t appears as
 // often among Moves(s) as s does among Unmoves(t) (and the same from each
-// un-move's side). It returns an error describing the first violation.
+// un-move's side). The optional interfaces a game has are checked on the
+// same positions: counts (MoveCounter, UnmoveCounter, ClassifyCounter) equal
+// to the lists', Notation's ParsePosition(Describe(s)) == s, and for a
+// Symmetric game (with its CanonicalMover and ClassCounter) that Canonical
+// picks one member per class that moves commute with (see checkSymmetric).
+// It returns an error describing the first violation.
 func Check(g implicit.Game, samples int, seed uint64) error {
 	n := g.Size()
 	c := checker{g: g, n: n}
@@ -80,6 +87,12 @@ func (c *checker) position(s uint64) error {
 		return fmt.Errorf("gametest: NumMoves(%d) = %d, but it has %d moves", s, mc.NumMoves(s), len(c.a))
 	}
 	moves := append([]uint64(nil), c.a...)
+	if err := c.checkNotation(s); err != nil {
+		return err
+	}
+	if err := c.checkSymmetric(s, kind, moves); err != nil {
+		return err
+	}
 	for _, t := range moves {
 		if err := c.legal(t, "move", s); err != nil {
 			return err
@@ -106,6 +119,83 @@ func (c *checker) position(s uint64) error {
 		if fwd, back := count(c.c, s), count(unmoves, p); fwd != back {
 			return fmt.Errorf("gametest: %d->%d appears %d times among the moves of %d and %d among the un-moves of %d",
 				p, s, fwd, p, back, s)
+		}
+	}
+	return nil
+}
+
+// checkNotation checks that a game with a Notation reads back what it
+// writes of legal position s.
+func (c *checker) checkNotation(s uint64) error {
+	n, ok := c.g.(implicit.Notation)
+	if !ok {
+		return nil
+	}
+	text := n.Describe(s)
+	back, err := n.ParsePosition(text)
+	switch {
+	case errors.Is(err, implicit.ErrNoNotation):
+		return nil // a wrapper of a game without one
+	case err != nil:
+		return fmt.Errorf("gametest: ParsePosition(Describe(%d)) fails: %v; the text:\n%s", s, err, text)
+	case back != s:
+		return fmt.Errorf("gametest: ParsePosition(Describe(%d)) = %d; the text:\n%s", s, back, text)
+	}
+	return nil
+}
+
+// checkSymmetric checks a Symmetric game at legal position s, whose moves
+// are given: Canonical(s) is a legal position of s's kind and its own
+// representative, IsCanonical agrees with it, and the classes that the
+// moves of s reach are those that the moves of Canonical(s) reach, as
+// often (moves commute with the symmetry). CanonicalMoves and
+// CanonicalUnmoves, where the game has them, list Canonical of each move
+// and un-move in order; ClassifyClasses counts the distinct classes of the
+// moves.
+func (c *checker) checkSymmetric(s uint64, kind implicit.Kind, moves []uint64) error {
+	sg, ok := c.g.(implicit.Symmetric)
+	if !ok {
+		return nil
+	}
+	r := sg.Canonical(s)
+	if err := c.legal(r, "Canonical", s); err != nil {
+		return err
+	}
+	switch {
+	case sg.Classify(r) != kind:
+		return fmt.Errorf("gametest: %d is %v, its Canonical %d is %v", s, kind, r, sg.Classify(r))
+	case sg.Canonical(r) != r:
+		return fmt.Errorf("gametest: Canonical(%d) = %d, whose Canonical is %d", s, r, sg.Canonical(r))
+	case sg.IsCanonical(s) != (r == s):
+		return fmt.Errorf("gametest: IsCanonical(%d) = %v, Canonical(%d) = %d", s, sg.IsCanonical(s), s, r)
+	}
+	classes := func(xs []uint64) []uint64 {
+		out := make([]uint64, len(xs))
+		for i, x := range xs {
+			out[i] = sg.Canonical(x)
+		}
+		return out
+	}
+	mine := classes(moves)
+	theirs := classes(sg.Moves(r, nil))
+	if !slices.Equal(slices.Sorted(slices.Values(mine)), slices.Sorted(slices.Values(theirs))) {
+		return fmt.Errorf("gametest: the moves of %d reach the classes %v, those of its Canonical %d reach %v", s, mine, r, theirs)
+	}
+	if cm, ok := sg.(implicit.CanonicalMover); ok {
+		if got := cm.CanonicalMoves(s, nil); !slices.Equal(got, mine) {
+			return fmt.Errorf("gametest: CanonicalMoves(%d) = %v, Canonical of each move is %v", s, got, mine)
+		}
+		if got, want := cm.CanonicalUnmoves(s, nil), classes(sg.Unmoves(s, nil)); !slices.Equal(got, want) {
+			return fmt.Errorf("gametest: CanonicalUnmoves(%d) = %v, Canonical of each un-move is %v", s, got, want)
+		}
+	}
+	if cc, ok := sg.(implicit.ClassCounter); ok {
+		var want uint64
+		if kind == implicit.Inner {
+			want = uint64(len(implicit.SortedSet(slices.Clone(mine))))
+		}
+		if k, n := cc.ClassifyClasses(s); k != kind || n != want {
+			return fmt.Errorf("gametest: ClassifyClasses(%d) = %v, %d, but it is %v with moves to %d classes", s, k, n, kind, want)
 		}
 	}
 	return nil

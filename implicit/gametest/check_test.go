@@ -1,6 +1,7 @@
 package gametest_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -70,6 +71,80 @@ func TestCheck(t *testing.T) {
 		{&ring{n: 10, tooManyMoves: true}, "MaxMoves() is 1"},
 		{&ring{n: 10, illegalPredOf0: true}, "illegal index"},
 		{&ring{n: 10, terminalUnmoveOf: true}, "terminal loss position, which has no moves"},
+	} {
+		err := gametest.Check(tc.g, 100, 1)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: Check returned %v, want an error with %q", *tc.g, err, tc.want)
+		}
+	}
+}
+
+// turning is ring with the half turn s -> s+n/2 as its symmetry (moves
+// commute with it) and a notation "pS", with faults to switch on.
+type turning struct {
+	ring
+	mirror        bool // the symmetry claimed is s -> n-1-s, which moves do not commute with
+	notIdempotent bool // Canonical(3) is 3+n/2, whose own is 3
+	alwaysCanon   bool // IsCanonical says true everywhere
+	rawMoves      bool // CanonicalMoves lists the moves themselves
+	badParse      bool // ParsePosition reads "pS" as S+1
+}
+
+func (g *turning) Canonical(s uint64) uint64 {
+	h := g.n / 2
+	switch {
+	case g.mirror:
+		return min(s, g.n-1-s)
+	case g.notIdempotent && s == 3:
+		return 3 + h
+	}
+	return s % h
+}
+func (g *turning) IsCanonical(s uint64) bool { return g.alwaysCanon || g.Canonical(s) == s }
+func (g *turning) CanonicalMoves(s uint64, dst []uint64) []uint64 {
+	for _, m := range g.Moves(s, nil) {
+		if !g.rawMoves {
+			m = g.Canonical(m)
+		}
+		dst = append(dst, m)
+	}
+	return dst
+}
+func (g *turning) CanonicalUnmoves(t uint64, dst []uint64) []uint64 {
+	for _, p := range g.Unmoves(t, nil) {
+		dst = append(dst, g.Canonical(p))
+	}
+	return dst
+}
+func (g *turning) Describe(s uint64) string { return fmt.Sprintf("p%d", s) }
+func (g *turning) ParsePosition(text string) (uint64, error) {
+	var s uint64
+	if _, err := fmt.Sscanf(text, "p%d", &s); err != nil {
+		return 0, err
+	}
+	if g.badParse {
+		s++
+	}
+	return s, nil
+}
+
+// TestCheckOptional checks that Check tests the optional interfaces a game
+// has: Symmetric, CanonicalMover and Notation.
+func TestCheckOptional(t *testing.T) {
+	var _ implicit.CanonicalMover = (*turning)(nil)
+	var _ implicit.Notation = (*turning)(nil)
+	if err := gametest.Check(&turning{ring: ring{n: 12}}, 100, 1); err != nil {
+		t.Fatalf("a correct game failed: %v", err)
+	}
+	for _, tc := range []struct {
+		g    *turning
+		want string
+	}{
+		{&turning{ring: ring{n: 12}, mirror: true}, "reach the classes"},
+		{&turning{ring: ring{n: 12}, notIdempotent: true}, "whose Canonical is"},
+		{&turning{ring: ring{n: 12}, alwaysCanon: true}, "IsCanonical"},
+		{&turning{ring: ring{n: 12}, rawMoves: true}, "CanonicalMoves"},
+		{&turning{ring: ring{n: 12}, badParse: true}, "ParsePosition(Describe"},
 	} {
 		err := gametest.Check(tc.g, 100, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
