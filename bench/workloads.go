@@ -51,7 +51,7 @@ func randomGraph(n, m uint64) func() []implicit.Game {
 }
 
 // pawnsBoards is count random boards with 10% walls, as in the comparison
-// with seed 001.
+// with the seed programs (seeds.go).
 func pawnsBoards(rows, cols, count int) func() []implicit.Game {
 	return func() []implicit.Game {
 		var gs []implicit.Game

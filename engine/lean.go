@@ -42,8 +42,8 @@ const LeanBytesPerIndex = 0.5
 //     the claim.
 //  3. When a frontier is empty, every unresolved position is a draw.
 //
-// The sets of positions resolved at each level are those of Parallel (seed
-// 004, section 1.2), so the values, the depths kept and the counts are the
+// The sets of positions resolved at each level are those of Parallel
+// (doc.go: W_d and L_d), so the values, the depths kept and the counts are the
 // same; the loss test costs a listing of moves per (predecessor, win)
 // pair, which is what saves the counter. Lean solves plain games: not an
 // ExitGame (tiers), and without ReachableFrom. With opt.Checkpoint it saves

@@ -36,7 +36,7 @@ import (
 //
 // Why the result is independent of the schedule: the set of positions
 // resolved at each level, and their values, are fixed by the previous
-// levels alone (seed 004, section 1.2: W_k and L_k), and within a level
+// levels alone (doc.go: W_d and L_d), and within a level
 // every claim is exclusive.
 func Parallel(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
 	width, err := laneWidth(maxCount(g), 2)

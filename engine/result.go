@@ -29,7 +29,8 @@ var _ = [1]struct{}{}[Value(implicit.Inner)-Draw]
 
 var valueNames = [...]string{"draw", "win", "loss", "illegal"}
 
-// String returns "draw", "win", "loss" or "illegal", as GAMES.md writes them.
+// String returns "draw", "win", "loss" or "illegal", as the command's outputs write them
+// (docs/formats.md).
 func (v Value) String() string {
 	if int(v) < len(valueNames) {
 		return valueNames[v]
@@ -84,7 +85,7 @@ func (r *Result) Size() uint64 { return r.n }
 func (r *Result) Value(i uint64) Value { return Value(r.values.Get(i)) }
 
 // Depth returns the depth of index i: the number of plies to the end of the
-// game when the winner hurries and the loser delays (GAMES.md). It is 0 for
+// game when the winner hurries and the loser delays (docs/formats.md). It is 0 for
 // terminal positions and, meaninglessly, for draws and illegal indices. A
 // Result of Lean has the depths of the positions it was asked to keep and
 // of the longest win and loss only: Depth panics for another win or loss

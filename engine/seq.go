@@ -13,8 +13,8 @@ import (
 // 000-004 done iteratively (no recursion, so no stack overflow on big
 // games): a breadth-first pass over resolved positions, level by level, in
 // which a predecessor of a loss becomes a win and a position whose count of
-// moves not known to reach a win drops to zero becomes a loss (seed 004,
-// section 1.2). The level at which a position is resolved is its depth;
+// moves not known to reach a win drops to zero becomes a loss (doc.go,
+// The algorithm). The level at which a position is resolved is its depth;
 // positions never resolved are draws. O(N + E) time.
 func Sequential(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
 	if _, ok := g.(ExitGame); ok {

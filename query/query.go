@@ -29,7 +29,7 @@ type Entry struct {
 	Depth uint64
 }
 
-// String writes the entry as GAMES.md does: "win 3", "loss 2", "draw",
+// String writes the entry as retro query prints it (docs/database.md): "win 3", "loss 2", "draw",
 // "unreached" (see Name).
 func (e Entry) String() string {
 	if d := e.DepthOf(); d != nil {
@@ -79,7 +79,7 @@ func (p Solved) Lookup(s uint64) (Entry, error) {
 }
 
 // Moves returns the distinct positions one move from s, each with its
-// entry, best first for the player to move at s (GAMES.md): moves to losses,
+// entry, best first for the player to move at s (docs/database.md): moves to losses,
 // the shallowest first; then to draws; then to wins, the deepest first.
 // Moves of equal worth keep the game's order. A terminal or illegal
 // position has none.

@@ -31,7 +31,7 @@ type Report struct {
 const maxFirst = 5
 
 // Verify checks every index of g against its stored value, on all workers
-// (0: GOMAXPROCS), with the local rules of GAMES.md that together prove
+// (0: GOMAXPROCS), with the local rules (docs/database.md, retro verify) that together prove
 // the values right: an illegal index is stored as illegal and no other is;
 // a terminal position holds the game's verdict at depth 0 and an inner one
 // without moves is a loss at depth 0; a win at depth d has a move to a loss

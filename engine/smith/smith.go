@@ -1,8 +1,9 @@
-// Package smith computes Smith's values of loopy impartial games (seed 004,
-// sections 1.4-1.5): every position is equivalent either to a nim heap *g
+// Package smith computes Smith's values of loopy impartial games (C. A. B.
+// Smith, "Graphs and composite games", J. Combin. Theory 1, 1966; the
+// generalized Sprague-Grundy function of Fraenkel and Yesha, 1986): every position is equivalent either to a nim heap *g
 // or to inf{K}, Smith's infinity with the set K of the finite values among
 // its moves. On an acyclic game these are the Sprague-Grundy values. Sum
-// adds games by theorem 15. It is a different computation from the
+// adds games by Smith's rules. It is a different computation from the
 // win/loss/draw engines of package engine, over the same implicit games.
 package smith
 
@@ -53,7 +54,7 @@ func (r *Result) MoveValues(i uint64, dst []uint32) []uint32 {
 	return append(dst[:start], slices.Compact(dst[start:])...)
 }
 
-// AppendValue appends position i's value as GAMES.md writes it: "4" or
+// AppendValue appends position i's value as retro grundy prints it (docs/formats.md): "4" or
 // "inf{0,3}"; k is scratch space for the set K.
 func (r *Result) AppendValue(dst []byte, i uint64, k []uint32) []byte {
 	if v := r.values[i]; v != Inf {
@@ -184,7 +185,8 @@ func (s *solver) acyclic() (byValue [][]uint64) {
 	return byValue
 }
 
-// round is round g of GSG (seed 004, theorem 11), in which the positions
+// round is round g of the generalized Sprague-Grundy labelling (Fraenkel
+// and Yesha's algorithm GSG), in which the positions
 // valued g before (valued) keep their values and act as labelled g:
 //
 //  1. Label g, as long as there is one, every unlabelled position u with no
@@ -200,7 +202,7 @@ func (s *solver) acyclic() (byValue [][]uint64) {
 // g makes w's predecessors answer, which decrements the counts of their own
 // predecessors, and a count reaching zero (with no move to g) labels a new
 // position. Each round is O(N + E), and values stay below sqrt(2E), so the
-// whole is O((N + E) sqrt E) at worst. Every label meets theorem 11's
+// whole is O((N + E) sqrt E) at worst. Every label meets GSG's
 // conditions, so it is the position's value.
 func (s *solver) round(g uint32, valued []uint64) {
 	r := s.r

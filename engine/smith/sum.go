@@ -9,7 +9,8 @@ import (
 // one term, built one term at a time by Add. The zero Sum is the empty sum,
 // *0.
 //
-// The rules are theorem 15 of seed 004: *i + *j = *(i xor j),
+// The rules are Smith's (C. A. B. Smith, "Graphs and composite games",
+// J. Combin. Theory 1, 1966): *i + *j = *(i xor j),
 // inf{K} + *i = inf{K xor i}, and inf{K} + inf{L} = inf{}.
 type Sum struct {
 	infinite bool
@@ -32,7 +33,7 @@ func (s *Sum) Add(r *Result, i uint64) {
 }
 
 // AppendOutcome appends the sum's value and its outcome for the player to
-// move, as GAMES.md writes them: "g win" (g > 0), "0 loss", "inf{K} win"
+// move, as retro sum prints them (docs/formats.md): "g win" (g > 0), "0 loss", "inf{K} win"
 // when 0 is in K, and "inf{K} draw" otherwise.
 func (s *Sum) AppendOutcome(dst []byte) []byte {
 	switch {

@@ -1,4 +1,4 @@
-// Package dobutsu is Dōbutsu shōgi ("Let's Catch the Lion!", GAMES.md,
+// Package dobutsu is Dōbutsu shōgi ("Let's Catch the Lion!", docs/formats.md,
 // section `dobutsu`) as an implicit game: a 3 x 4 board, two lions, two
 // giraffes, two elephants and two chicks (hens once promoted), captures into
 // the captor's hand, drops, and repetition draws.

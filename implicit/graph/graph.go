@@ -1,6 +1,6 @@
 // Package graph is the explicit game: a directed graph whose vertices are
 // positions and whose edges are moves, read from the `graph` text format of
-// GAMES.md and kept as forward and reverse adjacency arrays (CSR) of 32-bit
+// docs/formats.md and kept as forward and reverse adjacency arrays (CSR) of 32-bit
 // vertex ids, so that a 10^7-vertex, 5*10^7-edge graph takes 8 bytes per
 // vertex and 8 per edge.
 package graph

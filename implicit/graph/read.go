@@ -13,7 +13,7 @@ import (
 // error type of retro's readers.
 type ParseError = text.ParseError
 
-// Read parses a graph in the `graph` text format of GAMES.md: blank lines and
+// Read parses a graph in the `graph` text format (docs/formats.md): blank lines and
 // lines starting with '#' are skipped, the first other line is `n m`, then
 // exactly m lines `u v` with 0 <= u, v < n. Anything else is a *ParseError
 // naming the line. maxBytes bounds the memory the graph may take while it is

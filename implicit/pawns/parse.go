@@ -16,7 +16,7 @@ type ParseError = text.ParseError
 // clearly instead of waiting for boards that never come.
 const maxBoards = 1 << 20
 
-// Parse reads the LOJ 3958 input of GAMES.md: a line `id T`, then T boards,
+// Parse reads the LOJ 3958 input (docs/formats.md): a line `id T`, then T boards,
 // each `n m` and n rows of m cells from ".#OX". Tokens are separated by
 // white space, as scanf reads them. Every problem is a *ParseError naming
 // the board and the line: a wrong count, an unknown character, a row of the

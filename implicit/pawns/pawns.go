@@ -1,6 +1,6 @@
-// Package pawns is the river-crossing pawns game (LOJ 3958, 「过河卒」,
-// seed 001) as an implicit game: two red pawns and one black pawn on a board
-// of up to 16 x 16 cells with walls. See GAMES.md, section `pawns`, for the
+// Package pawns is the river-crossing pawns game (LOJ 3958, 「过河卒」) as
+// an implicit game: two red pawns and one black pawn on a board of up to
+// 16 x 16 cells with walls. See docs/formats.md, section `pawns`, for the
 // rules.
 //
 // A position is (red pawn a, red pawn b, black pawn c) over the board's
@@ -25,7 +25,7 @@ import (
 const MaxSide = 16
 
 // Board is one starting position: the board's size and walls and where the
-// three pawns stand. Rows are numbered from 0 at the top (row 1 of GAMES.md).
+// three pawns stand. Rows are numbered from 0 at the top (row 1 of docs/formats.md).
 type Board struct {
 	Rows, Cols int
 	Wall       [MaxSide][MaxSide]bool
@@ -152,7 +152,7 @@ func (g *Game) redToMove(a, b, c int) bool {
 	return g.parity[a]^g.parity[b]^g.parity[c] == g.redMove
 }
 
-// Classify applies the rules of GAMES.md in order: black in row 1 wins;
+// Classify applies the rules (docs/formats.md) in order: black in row 1 wins;
 // black on a red pawn wins for whoever moved last; otherwise play goes on
 // (and a player with no move loses, which the engines see as no moves).
 func (g *Game) Classify(s uint64) implicit.Kind {

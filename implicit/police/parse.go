@@ -15,7 +15,7 @@ type ParseError = text.ParseError
 // large can be solved is for the memory estimate to say.
 const MaxSide = 1 << 14
 
-// Parse reads a board in the format of GAMES.md: `n m`, then n rows of m
+// Parse reads a board in the format of docs/formats.md: `n m`, then n rows of m
 // cells: '.' free, '*' wall, 'E' exit, 'P' or 'C' the policeman (exactly
 // one), 'T' the thief (exactly one). Tokens are separated by white space, as
 // the seeds' `cin >>` reads them. Every problem is a *ParseError naming the

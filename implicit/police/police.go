@@ -1,5 +1,5 @@
-// Package police is the policeman-and-thief game of seeds 000 and 003 as an
-// implicit game, on boards of any size that memory allows (GAMES.md,
+// Package police is the policeman-and-thief game (docs/formats.md) as an
+// implicit game, on boards of any size that memory allows (docs/formats.md,
 // section `police`).
 //
 // A position is (policeman cell p, thief cell q, whose turn) over the
@@ -114,7 +114,7 @@ func (g *Game) Size() uint64 { return 2 * g.free * g.free }
 // MaxMoves returns 9: eight steps and a pass for the policeman.
 func (g *Game) MaxMoves() uint64 { return 9 }
 
-// Classify applies the rules of GAMES.md: on the same cell the policeman
+// Classify applies the rules (docs/formats.md): on the same cell the policeman
 // has won; the thief on an exit without the policeman has won; whoever is
 // to move.
 func (g *Game) Classify(s uint64) implicit.Kind {

@@ -1,5 +1,5 @@
 // Package quixo is Quixo on an n x n board (n = 2 to 5) as an implicit,
-// tiered game with the 8 symmetries of the square (GAMES.md, section
+// tiered game with the 8 symmetries of the square (docs/formats.md, section
 // `quixo`).
 //
 // A position is the board, as two bit masks (X's cells and O's, bit
@@ -305,7 +305,7 @@ func (g *Game) scanLines(m uint32) bool {
 	return false
 }
 
-// Classify applies the rule of GAMES.md: with a full line of its own the
+// Classify applies the rule (docs/formats.md): with a full line of its own the
 // player to move has won; otherwise, with one of the opponent's, it has
 // lost.
 func (g *Game) Classify(s uint64) implicit.Kind {

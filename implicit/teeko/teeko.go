@@ -1,4 +1,4 @@
-// Package teeko is Teeko (GAMES.md, section `teeko`) as an implicit game
+// Package teeko is Teeko (docs/formats.md, section `teeko`) as an implicit game
 // with the 8 symmetries of the 5 x 5 board.
 //
 // A position is the set of X's cells, the set of O's, and whose turn it is.
@@ -129,7 +129,7 @@ func (t *tables) setTiers() {
 	t.size = off
 }
 
-// setPatterns fills pattern (the 44 patterns of GAMES.md, by rank) and nbr.
+// setPatterns fills pattern (the 44 patterns of the rules, by rank) and nbr.
 func (t *tables) setPatterns() {
 	var patterns []uint32
 
@@ -253,7 +253,7 @@ func (Game) MaxMoves() uint64 { return 32 }
 // filled reports whether a set of four pieces fills one of the 44 patterns.
 func (t *tables) filled(m uint32) bool { return bits.OnesCount32(m) == 4 && t.pattern[t.rank(m)] }
 
-// Classify applies GAMES.md: two filled patterns are illegal; one, and the
+// Classify applies the rules (docs/formats.md): two filled patterns are illegal; one, and the
 // player to move has lost.
 func (g Game) Classify(s uint64) implicit.Kind {
 	x, o, _ := g.Position(s)
