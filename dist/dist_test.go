@@ -15,6 +15,7 @@ import (
 	"github.com/retro-solver/retro/engine/enginetest"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // solveLocal runs the distributed engine on ranks goroutines of this
@@ -161,7 +162,7 @@ func TestCheckpointResume(t *testing.T) {
 // ranks (more ranks than vertices included) and 1 or 3 workers each.
 func TestRandomGraphs(t *testing.T) {
 	seeds := uint64(150)
-	if testing.Short() {
+	if !testsize.Long() {
 		seeds = 40
 	}
 	for seed := range seeds {

@@ -10,6 +10,7 @@ import (
 	"github.com/retro-solver/retro/engine/enginetest"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 var ctx = context.Background()
@@ -114,7 +115,7 @@ func TestSequentialMatchesOracle(t *testing.T) {
 
 func TestParallelMatchesSequential(t *testing.T) {
 	games := 1200
-	if testing.Short() {
+	if !testsize.Long() {
 		games = 200
 	}
 	for seed := range uint64(games) {
@@ -139,7 +140,7 @@ func TestParallelMatchesOracle(t *testing.T) {
 // direction, on a graph big enough for dense frontiers and many chunks.
 func TestLargeRandomGraph(t *testing.T) {
 	n := uint64(200000)
-	if testing.Short() {
+	if !testsize.Long() {
 		n = 20000
 	}
 	g := graph.Random(n, 2*n, 1)
@@ -352,7 +353,7 @@ func deepChain(n uint32) *graph.Graph {
 // sample through Lookup (one index), and runs that straddle segments.
 func TestLeanDepthsOnDisk(t *testing.T) {
 	n := uint64(600_000)
-	if testing.Short() {
+	if !testsize.Long() {
 		n = 300_000
 	}
 	g := graph.Random(n, 5*n/2, 7)

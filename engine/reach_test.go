@@ -10,6 +10,7 @@ import (
 	"github.com/retro-solver/retro/implicit/graph"
 	"github.com/retro-solver/retro/implicit/police"
 	"github.com/retro-solver/retro/implicit/quixo"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // checkReached solves g from starts only, with both engines, and checks the
@@ -101,7 +102,7 @@ func TestReachableFromQuixo(t *testing.T) {
 // chicks; lions, giraffes and elephants) from their starts only.
 func TestReachableFromDobutsu(t *testing.T) {
 	for _, kinds := range []string{"C", "GE"} {
-		if kinds == "GE" && testing.Short() {
+		if kinds == "GE" && !testsize.Long() {
 			continue
 		}
 		g, err := dobutsu.New(dobutsu.Config{Kinds: kinds, Mirror: true})

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // chromium finds a headless-capable Chromium: $RETRO_CHROMIUM, or one of
@@ -36,9 +37,7 @@ func chromium() (string, bool) {
 // game lasts the start's depth. $RETRO_SCREENSHOT, if set, names a PNG file
 // for a picture of the page two plies in (the README's).
 func TestBrowserPlaysQuixo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser: skipped with -short")
-	}
+	testsize.SkipUnlessLong(t)
 	bin, ok := chromium()
 	if !ok {
 		t.Skip("no Chromium found: install Debian's chromium package (apt-get install chromium) or set RETRO_CHROMIUM")

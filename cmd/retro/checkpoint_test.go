@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/retro-solver/retro/implicit/police"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // killAfter runs retro with args as a child process and kills it (SIGKILL,
@@ -63,9 +64,7 @@ func runRetro(t *testing.T, args ...string) string {
 // command again, and compares the database, byte for byte, with an
 // uninterrupted solve's.
 func TestKillAndResume(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a few dozen processes")
-	}
+	testsize.SkipUnlessLong(t)
 	dir := t.TempDir()
 	board := filepath.Join(dir, "board.police")
 	if err := os.WriteFile(board, []byte(police.Random(24, 24, 0.1, 0.005, 3).String()), 0o644); err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/internal/testsize"
 	"github.com/retro-solver/retro/query"
 )
 
@@ -120,9 +121,7 @@ func checkQueries(t *testing.T, path string, k int, p query.Solved, r *engine.Re
 }
 
 func TestDatabaseTeeko(t *testing.T) {
-	if testing.Short() {
-		t.Skip("teeko takes half a minute")
-	}
+	testsize.SkipUnlessLong(t)
 	path := saved(t, "teeko")
 	if out, errs, code := retro(t, "", "verify", path); code != 0 || !strings.HasPrefix(out, "ok ") {
 		t.Fatalf("verify: exit %d, %q %q", code, out, errs)

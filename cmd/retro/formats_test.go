@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // TestFormatsExamples runs every `$ retro ...` example of docs/formats.md
@@ -45,7 +47,7 @@ func TestFormatsExamples(t *testing.T) {
 			continue
 		}
 		n++
-		if testing.Short() && ex.args[1] == "teeko" {
+		if !testsize.Long() && ex.args[1] == "teeko" {
 			continue
 		}
 		out, errs, code := retro(t, "", ex.args...)

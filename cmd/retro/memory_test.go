@@ -11,6 +11,7 @@ import (
 
 	"github.com/retro-solver/retro/implicit/graph"
 	"github.com/retro-solver/retro/implicit/police"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // child runs retro (this test binary standing in for it) in a process of
@@ -62,7 +63,7 @@ func TestMemoryEstimate(t *testing.T) {
 		{"pawns", "testdata/golden/big.pawns"},
 		{"pawns", "testdata/golden/big.pawns", "-engine", "par"},
 	}
-	if !testing.Short() {
+	if testsize.Long() {
 		cases = append(cases, []string{"quixo", "-n", "4"}, []string{"quixo", "-n", "4", "-db", filepath.Join(dir, "q.db")}, []string{"teeko"})
 	}
 	for _, args := range cases {

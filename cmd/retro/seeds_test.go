@@ -11,6 +11,7 @@ import (
 	"github.com/retro-solver/retro/bench"
 	"github.com/retro-solver/retro/implicit/pawns"
 	"github.com/retro-solver/retro/implicit/police"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // seedProgram returns the path of one of the seeds' C++ programs, or skips
@@ -59,7 +60,7 @@ func randomPawnsBoard(seed uint64) *pawns.Board {
 func TestPawnsAgainstSeed(t *testing.T) {
 	prog := seedProgram(t, bench.PawnsSeed)
 	batches := 30
-	if testing.Short() {
+	if !testsize.Long() {
 		batches = 5
 	}
 	for batch := range uint64(batches) {
@@ -85,7 +86,7 @@ func TestPawnsAgainstSeed(t *testing.T) {
 func TestPoliceAgainstSeed(t *testing.T) {
 	prog := seedProgram(t, bench.PoliceSeed)
 	boards := 300
-	if testing.Short() {
+	if !testsize.Long() {
 		boards = 40
 	}
 	verdicts := map[string]int{}

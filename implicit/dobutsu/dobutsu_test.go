@@ -12,6 +12,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/dobutsu"
 	"github.com/retro-solver/retro/implicit/gametest"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 func game(t testing.TB, kinds string, mirror bool) *dobutsu.Game {
@@ -44,7 +45,7 @@ func TestConsistency(t *testing.T) {
 			}
 		}
 		n := 20_000
-		if testing.Short() {
+		if !testsize.Long() {
 			n = 2_000
 		}
 		for _, kinds := range []string{"GC", "GEC"} {
@@ -102,7 +103,7 @@ func TestNaive(t *testing.T) {
 // parallel one on 1 to 4 workers.
 func TestEngines(t *testing.T) {
 	kinds := []string{"C", "GE"}
-	if testing.Short() {
+	if !testsize.Long() {
 		kinds = kinds[:1]
 	}
 	for _, k := range kinds {
@@ -118,7 +119,7 @@ func TestEngines(t *testing.T) {
 // mirrored solve.
 func TestMirror(t *testing.T) {
 	kinds := "GC"
-	if testing.Short() {
+	if !testsize.Long() {
 		kinds = "C"
 	}
 	full, half := game(t, kinds, false), game(t, kinds, true)
@@ -310,7 +311,7 @@ func FuzzParsePosition(f *testing.F) {
 func TestReachable(t *testing.T) {
 	ctx := context.Background()
 	for _, kinds := range []string{"C", "G", "E", "GC"} {
-		if kinds == "GC" && testing.Short() {
+		if kinds == "GC" && !testsize.Long() {
 			continue
 		}
 		full, half := game(t, kinds, false), game(t, kinds, true)

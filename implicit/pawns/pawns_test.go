@@ -14,6 +14,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/gametest"
 	"github.com/retro-solver/retro/implicit/pawns"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // randomBoard draws a board of varied size and wall density from seed,
@@ -47,7 +48,7 @@ func TestConsistency(t *testing.T) {
 
 func TestEnginesAgree(t *testing.T) {
 	boards := 150
-	if testing.Short() {
+	if !testsize.Long() {
 		boards = 30
 	}
 	for seed := range uint64(boards) {

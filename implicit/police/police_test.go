@@ -14,6 +14,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/gametest"
 	"github.com/retro-solver/retro/implicit/police"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 func randomBoard(seed uint64) *police.Board {
@@ -83,7 +84,7 @@ func TestKnownBoards(t *testing.T) {
 
 func TestEnginesAgree(t *testing.T) {
 	boards := 100
-	if testing.Short() {
+	if !testsize.Long() {
 		boards = 20
 	}
 	for seed := range uint64(boards) {

@@ -11,6 +11,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/gametest"
 	"github.com/retro-solver/retro/implicit/quixo"
+	"github.com/retro-solver/retro/internal/testsize"
 	"github.com/retro-solver/retro/tier"
 )
 
@@ -91,9 +92,7 @@ func TestThreeByThree(t *testing.T) {
 // TestFourByFour is the known answer (GamesmanOne): the start is a win in
 // 21, and each of the 32 first moves loses in 20.
 func TestFourByFour(t *testing.T) {
-	if testing.Short() {
-		t.Skip("4 x 4 takes seconds")
-	}
+	testsize.SkipUnlessLong(t)
 	g := game(t, 4)
 	cg := implicit.NewCompact(g)
 	r, err := engine.Parallel(context.Background(), cg, engine.Options{})

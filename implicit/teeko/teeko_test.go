@@ -12,6 +12,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/gametest"
 	"github.com/retro-solver/retro/implicit/teeko"
+	"github.com/retro-solver/retro/internal/testsize"
 	"github.com/retro-solver/retro/tier"
 )
 
@@ -131,9 +132,7 @@ func TestIsCanonical(t *testing.T) {
 // opening drop are draws (Steele; GamesmanOne agrees), and at random
 // positions of the full game, canonical or not, the values obey the rules.
 func TestSolve(t *testing.T) {
-	if testing.Short() {
-		t.Skip("Teeko takes a while")
-	}
+	testsize.SkipUnlessLong(t)
 	g := teeko.New()
 	cg := implicit.NewCompact(g)
 	if err := gametest.Check(cg, 20000, 3); err != nil {
