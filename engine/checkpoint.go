@@ -181,11 +181,12 @@ var checkpointKinds = map[string]string{
 }
 
 // openChecked opens checkpoint c's file for reading, checks its checksum,
-// its kind (magic), its format's version and its fingerprint, and returns a
-// reader of the words after those and a function that closes the file. It
+// its kind (magic), its format's version and its fingerprint, reads the
+// engine's header fields, and returns a reader of the arrays after them and
+// a function that closes the file. It
 // returns errNoCheckpoint if there is no file, and an error naming the
 // problem if the file is another engine's, another solve's, or damaged.
-func openChecked(c *Checkpoint, magic string, version uint64) (*bufio.Reader, func(), error) {
+func openChecked(c *Checkpoint, magic string, version uint64, fields []*uint64) (*bufio.Reader, func(), error) {
 	f, err := os.Open(c.Path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, errNoCheckpoint
@@ -194,6 +195,9 @@ func openChecked(c *Checkpoint, magic string, version uint64) (*bufio.Reader, fu
 		return nil, nil, err
 	}
 	r, err := checkedReader(f, c, magic, version)
+	if err == nil && readFields(r, fields) != nil {
+		err = c.errorf("truncated")
+	}
 	if err != nil {
 		f.Close()
 		return nil, nil, err

@@ -126,16 +126,13 @@ func b2u(b bool) uint64 {
 // file is another solve's or damaged.
 func (s *leanSolver) resume() (depth, count uint64, err error) {
 	c := s.ckpt
-	r, done, err := openChecked(c, leanCheckpointMagic, leanCheckpointVersion)
+	var h leanHeader
+	r, done, err := openChecked(c, leanCheckpointMagic, leanCheckpointVersion, h.fields())
 	if err != nil {
 		return 0, 0, err
 	}
 	defer done()
 	fail := func(format string, args ...any) (uint64, uint64, error) { return 0, 0, c.errorf(format, args...) }
-	var h leanHeader
-	if err := readFields(r, h.fields()); err != nil {
-		return fail("truncated")
-	}
 	switch {
 	case h.n != s.n:
 		return fail("saved for %d positions, this solve has %d", h.n, s.n)

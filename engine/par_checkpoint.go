@@ -62,16 +62,13 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 // problem if the file is of another solve or damaged.
 func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 	c := s.ckpt
-	r, done, err := openChecked(c, parCheckpointMagic, parCheckpointVersion)
+	var saved parHeader
+	r, done, err := openChecked(c, parCheckpointMagic, parCheckpointVersion, saved.fields())
 	if err != nil {
 		return 0, 0, err
 	}
 	defer done()
 	fail := func(format string, args ...any) (uint64, uint64, error) { return 0, 0, c.errorf(format, args...) }
-	var saved parHeader
-	if err := readFields(r, saved.fields()); err != nil {
-		return fail("truncated")
-	}
 	exitWidth := uint64(0)
 	if s.exits != nil {
 		exitWidth = uint64(s.exits.lanes.Width())
