@@ -147,8 +147,10 @@ func solveCmd(args []string, e *env) error {
 	c.engine = kind
 	// The flags alone can rule the lean engine out: say so before the
 	// input is read. (The others are checked with each instance.)
-	if why := c.request(nil).Refusal(kind); why != "" && kind == engine.KindLean {
-		return usagef("solve %s: -engine %s: %s", d.Name, kind, why)
+	if kind == engine.KindLean {
+		if why := c.request(nil).Refusal(kind); why != "" {
+			return usagef("solve %s: -engine lean: %s", d.Name, why)
+		}
 	}
 	if c.workers < 0 || c.workers > maxWorkers {
 		return usagef("solve %s: -workers %d: want 1 to %d, or 0 for one per core", d.Name, c.workers, maxWorkers)
