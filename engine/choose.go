@@ -127,15 +127,8 @@ func (r Request) Refusal(k Kind) string {
 			return "the game has no start, and without -db the lean mode keeps no depths but the start's"
 		}
 	case KindSeq:
-		switch {
-		case r.Tiered:
-			return "a tiered solve uses the parallel engine, every position"
-		case r.Distributed:
+		if r.Distributed {
 			return "runs in one process, not under mpirun"
-		}
-	case KindPar, KindDist:
-		if r.Tiered && r.Reachable {
-			return "a tiered solve uses the parallel engine, every position"
 		}
 	}
 	return ""
@@ -201,9 +194,6 @@ func Choose(r Request, fits func(Kind) error) (Kind, bool, error) {
 		k = KindDist
 	case leanServes && r.HasStart && r.Game != nil && MoveCost(r.Game) < CheapMove:
 		k = KindLean
-	}
-	if why := r.Refusal(k); why != "" {
-		return 0, false, &RefusedError{k, why}
 	}
 	err := fits(k)
 	if err == nil || k != KindPar || !leanServes {
