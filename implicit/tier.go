@@ -86,3 +86,17 @@ func TierOrder(tiers []Tier, size uint64) ([]int, error) {
 	}
 	return order, nil
 }
+
+// TierUnmover is a Tiered game that lists apart the un-moves that stay in
+// a position's tier. A tiered solve of a tier walks only those (the
+// others reach parent tiers, solved later, which look this one up), so a
+// game that skips the others spares generating and discarding them: in
+// Quixo, the half of the un-moves that give back a blank cube.
+//
+// TierUnmoves(t, false, dst) must append the elements of Unmoves(t) that
+// lie in t's tier, in the same order; for a CanonicalMover,
+// TierUnmoves(t, true, dst) likewise those of CanonicalUnmoves(t).
+type TierUnmover interface {
+	Tiered
+	TierUnmoves(t uint64, canonical bool, dst []uint64) []uint64
+}

@@ -1,16 +1,19 @@
 package tier
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
 )
 
 // Plan is a tiered solve's memory estimate: the peak of each tier's solve
 // (the engine's arrays for its entries, the exits' lanes, a symmetric
 // tier's class bits and positions, and the files of its children, read
-// all over), and the largest; and the size of each tier's file.
+// all over), and the largest, where small tiers solved side by side count
+// as many times as there are workers; and the size of each tier's file.
 type Plan struct {
 	Tiers   []uint64 // Tiers[k]: bytes at the peak of tier k's solve
 	Entries []uint64 // Entries[k]: tier k's entries (classes are estimated)
@@ -18,6 +21,9 @@ type Plan struct {
 	Edges   []uint64 // Edges[k]: tier k's moves, estimated from a sample (the work of its solve)
 	Peak    uint64
 	Largest int // the tier of the peak
+	// Together is the number of tiers solved at once at the peak: 1, or
+	// the workers when as many small tiers as the largest weigh the most.
+	Together int
 }
 
 // planWidth is the code width Plan.Disk assumes: two bytes hold depths up to
@@ -28,11 +34,12 @@ const planWidth = 2
 // share of canonical positions.
 const classSamples = 4096
 
-// Estimate returns the memory plan of a tiered solve of g. The classes of a
-// symmetric game's tiers are estimated from a sample of each, generously
-// (four standard deviations above the share found); other games' entries
-// are exact.
-func Estimate(g implicit.Tiered) Plan {
+// Estimate returns the memory plan of a tiered solve of g with the given
+// number of workers (0: one per core). The classes of a symmetric game's
+// tiers are estimated from a sample of each, generously (four standard
+// deviations above the share found); other games' entries are exact.
+func Estimate(g implicit.Tiered, workers int) Plan {
+	workers = parallel.Workers(workers)
 	tiers := g.Tiers()
 	sym, _ := g.(implicit.Symmetric)
 	p := Plan{Tiers: make([]uint64, len(tiers)), Entries: make([]uint64, len(tiers)),
@@ -60,8 +67,12 @@ func Estimate(g implicit.Tiered) Plan {
 		p.Tiers[k] = b
 		h := storeHeader{entries: n, positions: t.Size(), width: planWidth, symmetric: sym != nil}
 		p.Disk[k] = h.fileSize()
-		if b > p.Peak {
-			p.Peak, p.Largest = b, k
+		together := 1
+		if small(t, workers) {
+			together = workers
+		}
+		if b*uint64(together) > p.Peak {
+			p.Peak, p.Largest, p.Together = b*uint64(together), k, together
 		}
 	}
 	return p
@@ -96,4 +107,15 @@ func movesPerEntry(g implicit.Game, sym implicit.Symmetric, t implicit.Tier, r *
 		return 0
 	}
 	return float64(moves) / float64(entries)
+}
+
+// DescribePeak says what is solved at the peak: a tier, or several small
+// ones side by side.
+func (p Plan) DescribePeak(tiers []implicit.Tier) string {
+	t := tiers[p.Largest]
+	what := fmt.Sprintf("tier %s (%d positions, about %d entries)", t.Name, t.Size(), p.Entries[p.Largest])
+	if p.Together > 1 {
+		return fmt.Sprintf("%d small tiers side by side, the largest %s", p.Together, what)
+	}
+	return what
 }

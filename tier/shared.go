@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"time"
 
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
 )
 
 // Mailbox carries the short messages of a tiered solve shared by several
@@ -330,13 +330,13 @@ func (s *solver) work(ctx context.Context, send func([]uint64) error, recv func(
 		}
 		k := int(msg[1])
 		began := time.Now()
-		resumed, err := s.solveTier(ctx, k)
+		resumed, err := s.solveTier(ctx, k, parallel.Workers(s.o.Engine.Workers))
 		if err != nil {
 			send([]uint64{msgFailed, uint64(k)})
 			return fmt.Errorf("tier %d (%s): %w", k, s.tiers[k].Name, err)
 		}
 		if !resumed {
-			debug.FreeOSMemory()
+			s.release(k)
 		}
 		var flag uint64
 		if resumed {

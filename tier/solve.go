@@ -16,11 +16,13 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/internal/text"
+	"github.com/retro-solver/retro/parallel"
 )
 
 // Options tune a tiered solve.
@@ -74,40 +76,8 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 		}
 	}
 	defer s.closeAll()
-	var total uint64
-	for _, t := range tiers {
-		total += t.Size()
-	}
-	start := time.Now()
-	var done, solvedHere uint64 // positions of finished tiers; of those solved by this run
-	for n, k := range order {
-		t := tiers[k]
-		began := time.Now()
-		resumed, err := s.solveTier(ctx, k)
-		if err != nil {
-			return nil, fmt.Errorf("tier %d (%s): %w", k, t.Name, err)
-		}
-		done += t.Size()
-		if !resumed {
-			solvedHere += t.Size()
-			// The tier's arrays go back to the system before the next
-			// tier's: the peak is one tier's, not two.
-			debug.FreeOSMemory()
-		}
-		if o.Progress != nil {
-			how := fmt.Sprintf("solved in %s", time.Since(began).Round(time.Millisecond))
-			if resumed {
-				how = "already done in " + o.Dir
-			}
-			fmt.Fprintln(o.Progress, progressLine(n+1, len(order), t, how, done, solvedHere, total, time.Since(start)))
-		}
-		// A child whose parents are all solved is closed: its pages go.
-		for _, c := range t.Children {
-			if s.parents[c]--; s.parents[c] == 0 && s.stores[c] != nil {
-				s.stores[c].close()
-				s.stores[c] = nil
-			}
-		}
+	if err := s.schedule(ctx, order); err != nil {
+		return nil, err
 	}
 	s.closeAll()
 	// Every file was checked whole as this run wrote it or found it.
@@ -173,12 +143,15 @@ type solver struct {
 	sym     implicit.Symmetric
 	tiers   []implicit.Tier
 	o       Options
-	fp      uint32   // the fingerprint's checksum, in every tier file
-	stores  []*store // the open files of solved tiers, by tier number
-	parents []int    // parents[k]: tiers not yet solved that have k as a child
+	fp      uint32     // the fingerprint's checksum, in every tier file
+	mu      sync.Mutex // guards stores
+	stores  []*store   // the open files of solved tiers, by tier number
+	parents []int      // parents[k]: tiers not yet solved that have k as a child
 }
 
 func (s *solver) closeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for k, st := range s.stores {
 		if st != nil {
 			st.close()
@@ -193,9 +166,9 @@ func (s *solver) want(k int, entries uint64) storeHeader {
 	return storeHeader{tier: uint32(k), entries: entries, positions: s.tiers[k].Size(), symmetric: s.sym != nil, fingerprint: s.fp}
 }
 
-// solveTier solves tier k unless its file is there already, whole, from
-// the same solve; it reports which.
-func (s *solver) solveTier(ctx context.Context, k int) (resumed bool, err error) {
+// solveTier solves tier k with the given number of workers unless its
+// file is there already, whole, from the same solve; it reports which.
+func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, err error) {
 	t := s.tiers[k]
 	path := tierPath(s.o.Dir, k)
 	if _, err := os.Stat(path); err == nil {
@@ -207,6 +180,10 @@ func (s *solver) solveTier(ctx context.Context, k int) (resumed bool, err error)
 	}
 	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End, children: make([]*store, len(s.tiers))}
 	v.cm, _ = s.sym.(implicit.CanonicalMover)
+	v.tu, _ = s.g.(implicit.TierUnmover)
+	if len(t.Children) == 0 {
+		v.counter = counterOf(s.g)
+	}
 	if s.sym != nil {
 		if t.Size() >= 1<<32 {
 			return false, fmt.Errorf("%d positions: tiers of a symmetric game must have fewer than 2^32", t.Size())
@@ -224,6 +201,15 @@ func (s *solver) solveTier(ctx context.Context, k int) (resumed bool, err error)
 	}
 	// Inside a long tier, the engine saves its state at level barriers.
 	opt := s.o.Engine
+	if workers != parallel.Workers(opt.Workers) {
+		// One of several small tiers solved at once: its share of the
+		// workers and of the memory, no progress lines of its own, and
+		// arrays of its own (a Workspace lends to one solve at a time).
+		opt.Workers, opt.Progress, opt.Workspace = workers, nil, nil
+		if opt.MaxMemory != 0 {
+			opt.MaxMemory = max(opt.MaxMemory/uint64(parallel.Workers(s.o.Engine.Workers))*uint64(workers), 1)
+		}
+	}
 	opt.Checkpoint = &engine.Checkpoint{Path: path + ".levels", Every: s.o.CheckpointEvery,
 		Fingerprint: fmt.Sprintf("%s; tier %d", s.o.Fingerprint, k)}
 	if s.o.Progress != nil {
@@ -235,16 +221,49 @@ func (s *solver) solveTier(ctx context.Context, k int) (resumed bool, err error)
 	if err != nil {
 		return false, err
 	}
-	if err := writeStore(ctx, path, s.want(k, r.Size()), r, v.classes, s.o.Engine.Workers); err != nil {
+	if err := writeStore(ctx, path, s.want(k, r.Size()), r, v.classes, opt.Workers); err != nil {
 		return false, err
 	}
 	os.Remove(opt.Checkpoint.Path)
 	return false, nil
 }
 
+// counterOf returns a function that classifies a position of g and counts
+// its moves, or for a symmetric game the classes they reach, without
+// numbering them; nil for a symmetric game that cannot (no ClassCounter).
+func counterOf(g implicit.Game) func(s uint64, buf []uint64) (implicit.Kind, uint64, []uint64) {
+	if _, ok := g.(implicit.Symmetric); !ok {
+		return implicit.ClassifierOf(g)
+	}
+	cc, ok := g.(implicit.ClassCounter)
+	if !ok {
+		return nil
+	}
+	return func(s uint64, buf []uint64) (implicit.Kind, uint64, []uint64) {
+		kind, n := cc.ClassifyClasses(s)
+		return kind, n, buf
+	}
+}
+
+// release gives a large tier's arrays back to the system once it is
+// solved, before the next tier's are allocated: the peak is one tier's,
+// not two. A small tier's are left to the collector, for a forced
+// collection costs milliseconds, more than solving a small tier.
+func (s *solver) release(k int) {
+	if engine.KindPar.Bytes(s.tiers[k].Size(), s.g.MaxMoves()) >= releaseBytes {
+		debug.FreeOSMemory()
+	}
+}
+
+// releaseBytes is the size of a tier's arrays from which release forces a
+// collection.
+const releaseBytes = 32 << 20
+
 // open returns the store of solved tier k, opening (and checking) its file
-// the first time.
+// the first time. Tiers solved at once may open their children at once.
 func (s *solver) open(k int) (*store, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.stores[k] != nil {
 		return s.stores[k], nil
 	}

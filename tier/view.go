@@ -13,9 +13,14 @@ import (
 // classes, numbered as implicit.Compact numbers them), whose moves into
 // the children are exits looked up in the children's files.
 type view struct {
-	g        implicit.Game
-	sym      implicit.Symmetric      // g, if it is symmetric; otherwise nil
-	cm       implicit.CanonicalMover // g, if it lists canonical moves itself; otherwise nil
+	g   implicit.Game
+	sym implicit.Symmetric      // g, if it is symmetric; otherwise nil
+	cm  implicit.CanonicalMover // g, if it lists canonical moves itself; otherwise nil
+	tu  implicit.TierUnmover    // g, if it lists the un-moves inside a tier apart; otherwise nil
+	// counter, for a tier without children, classifies a position and
+	// counts its moves (its classes' for a symmetric game) without
+	// numbering them: there are no exits to look up.
+	counter  func(s uint64, buf []uint64) (implicit.Kind, uint64, []uint64)
 	tiers    []implicit.Tier
 	lo, hi   uint64            // the tier's positions in g's index
 	classes  implicit.ClassSet // for a symmetric game: the tier's canonical positions
@@ -34,9 +39,12 @@ func (v *view) pos(i uint64) uint64 {
 
 // list appends the moves, or the un-moves, of position p: their
 // representatives where the game lists them itself (CanonicalMover),
-// which costs less than one Canonical per move.
+// which costs less than one Canonical per move; only the un-moves inside
+// the tier where the game lists them apart (TierUnmover).
 func (v *view) list(p uint64, dst []uint64, unmoves bool) []uint64 {
 	switch {
+	case v.tu != nil && unmoves:
+		return v.tu.TierUnmoves(p, v.cm != nil, dst)
 	case v.cm != nil && unmoves:
 		return v.cm.CanonicalUnmoves(p, dst)
 	case v.cm != nil:
@@ -109,20 +117,36 @@ func (v *view) Unmoves(i uint64, dst []uint64) []uint64 {
 // looks up its moves into children.
 func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, engine.Exit, []uint64) {
 	p := v.pos(i)
+	if v.counter != nil {
+		kind, n, buf := v.counter(p, buf)
+		return kind, n, engine.Exit{}, buf
+	}
 	kind := v.g.Classify(p)
 	if kind != implicit.Inner {
 		return kind, 0, engine.Exit{}, buf
 	}
 	buf = v.list(p, buf[:0], false)
+	// The moves inside the tier go to the front, to be counted (not
+	// numbered: a class is told by its representative, which costs no
+	// rank); the exits to the back, each class looked up once.
+	n := 0
+	for j, m := range buf {
+		if m >= v.lo && m < v.hi {
+			if v.sym != nil {
+				m = v.canonical(m)
+			}
+			buf[j] = buf[n]
+			buf[n] = m
+			n++
+		}
+	}
+	exits := buf[n:]
+	if v.sym != nil {
+		exits = implicit.Distinct(exits)
+	}
 	var exit engine.Exit
 	minLoss, maxWin, draw := ^uint64(0), uint64(0), false
-	n := 0
-	for _, m := range buf {
-		if m >= v.lo && m < v.hi {
-			buf[n] = v.entry(m)
-			n++
-			continue
-		}
+	for _, m := range exits {
 		val, d := v.lookup(m)
 		switch val {
 		case engine.Loss:

@@ -86,7 +86,7 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 		return usagef("solve %s: -stats and -json are not available with a tiered solve yet", d.Name)
 	}
 	limit := c.memoryLimit()
-	plan := tier.Estimate(g)
+	plan := tier.Estimate(g, c.workers)
 	tiers := g.Tiers()
 	if c.plan {
 		return printPlan(out, g, plan, c.baseBytes)
@@ -96,12 +96,12 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 		need += dbWriterBytes(parallel.Workers(c.workers))
 	}
 	if c.wantProgress() {
-		fmt.Fprintf(c.env.stderr, "retro: %d tiers; memory about %s at the peak, tier %s (%d positions, about %d entries)\n",
-			len(tiers), text.HumanBytes(need), tiers[plan.Largest].Name, tiers[plan.Largest].Size(), plan.Entries[plan.Largest])
+		fmt.Fprintf(c.env.stderr, "retro: %d tiers; memory about %s at the peak, %s\n",
+			len(tiers), text.HumanBytes(need), plan.DescribePeak(tiers))
 	}
 	if need > limit {
-		return fmt.Errorf("solving %d positions tier by tier needs about %s for tier %s, more than the %s allowed (see -max-memory)",
-			g.Size(), text.HumanBytes(need), tiers[plan.Largest].Name, text.HumanBytes(limit))
+		return fmt.Errorf("solving %d positions tier by tier needs about %s for %s, more than the %s allowed (see -max-memory)",
+			g.Size(), text.HumanBytes(need), plan.DescribePeak(tiers), text.HumanBytes(limit))
 	}
 	dir, cleanup, err := c.tierDir(label)
 	if err != nil {
@@ -250,6 +250,6 @@ func printPlan(out io.Writer, g implicit.Tiered, plan tier.Plan, base uint64) er
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(out, "memory at the peak: tier %s; disk: all the tiers' files, kept until the database is written\n", tiers[plan.Largest].Name)
+	_, err = fmt.Fprintf(out, "memory at the peak: %s; disk: all the tiers' files, kept until the database is written\n", plan.DescribePeak(tiers))
 	return err
 }

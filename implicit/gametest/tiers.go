@@ -16,7 +16,9 @@ import (
 // and, for a Symmetric game, Canonical stays in the tier, as do
 // CanonicalMoves for a CanonicalMover, which list the canonical images of
 // the moves and un-moves in order; ClassifyClasses, for a ClassCounter,
-// counts the distinct canonical images of the moves.
+// counts the distinct canonical images of the moves; and TierUnmoves, for
+// a TierUnmover, lists the un-moves (and the canonical ones) that stay in
+// the tier, in order.
 func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 	tiers := g.Tiers()
 	if _, err := implicit.TierOrder(tiers, g.Size()); err != nil {
@@ -68,6 +70,32 @@ func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 		if cm != nil && !slices.Equal(cm.CanonicalUnmoves(s, nil), canonicals(sym, buf)) {
 			return fmt.Errorf("gametest: CanonicalUnmoves(%d) does not list the canonical images of Unmoves(%d) in order", s, s)
 		}
+		if tu, ok := g.(implicit.TierUnmover); ok {
+			if err := checkTierUnmoves(tu, tiers[k], s, buf, false); err != nil {
+				return err
+			}
+			if cm != nil {
+				if err := checkTierUnmoves(tu, tiers[k], s, cm.CanonicalUnmoves(s, nil), true); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkTierUnmoves checks that TierUnmoves(s, canonical) lists the
+// elements of unmoves (s's un-moves, or their canonical images) that lie
+// in s's tier t, in order.
+func checkTierUnmoves(g implicit.TierUnmover, t implicit.Tier, s uint64, unmoves []uint64, canonical bool) error {
+	var want []uint64
+	for _, p := range unmoves {
+		if p >= t.Start && p < t.End {
+			want = append(want, p)
+		}
+	}
+	if got := g.TierUnmoves(s, canonical, nil); !slices.Equal(got, want) {
+		return fmt.Errorf("gametest: TierUnmoves(%d, canonical %v) = %v; want the un-moves in tier %s, %v", s, canonical, got, t.Name, want)
 	}
 	return nil
 }

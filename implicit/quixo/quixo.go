@@ -373,14 +373,24 @@ func (g *Game) moveList(s uint64, dst []uint64, canon bool) []uint64 {
 // Unmoves appends the boards one move before t that were not over: for each
 // (cell, end) pair whose end holds the last mover's piece, the segment slides
 // back, and the taken cell held either nothing or the mover's piece.
-func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 { return g.unmoveList(t, dst, false) }
+func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 { return g.unmoveList(t, dst, false, false) }
 
 // CanonicalUnmoves appends the representatives of the classes of
 // Unmoves(t), in the same order.
-func (g *Game) CanonicalUnmoves(t uint64, dst []uint64) []uint64 { return g.unmoveList(t, dst, true) }
+func (g *Game) CanonicalUnmoves(t uint64, dst []uint64) []uint64 {
+	return g.unmoveList(t, dst, true, false)
+}
 
-// unmoveList is Unmoves, or CanonicalUnmoves if canon is set.
-func (g *Game) unmoveList(t uint64, dst []uint64, canon bool) []uint64 {
+// TierUnmoves appends the un-moves of t in its own tier, those where the
+// taken cell held the mover's piece (implicit.TierUnmover): with canonical,
+// their representatives.
+func (g *Game) TierUnmoves(t uint64, canonical bool, dst []uint64) []uint64 {
+	return g.unmoveList(t, dst, canonical, true)
+}
+
+// unmoveList is Unmoves, or CanonicalUnmoves if canon is set; with within,
+// only the un-moves that keep the cubes on the board.
+func (g *Game) unmoveList(t uint64, dst []uint64, canon, within bool) []uint64 {
 	x, o, turn := g.Board(t)
 	prev := turn ^ 1 // the player who just moved
 	mover, other := x, o
@@ -388,7 +398,7 @@ func (g *Game) unmoveList(t uint64, dst []uint64, canon bool) []uint64 {
 		mover, other = o, x
 	}
 	// Whether a board one cube short (v empty before the move) is kept.
-	fewer := bits.OnesCount32(x|o)-1 >= g.minCubes
+	fewer := bits.OnesCount32(x|o)-1 >= g.minCubes && !within
 	for _, m := range g.moves {
 		if mover&m.e == 0 {
 			continue
@@ -399,7 +409,7 @@ func (g *Game) unmoveList(t uint64, dst []uint64, canon bool) []uint64 {
 		po := other&keep | shift(other&moved, -m.shift)
 		for _, taken := range [2]uint32{0, m.v} { // v was empty, or the mover's
 			if taken == 0 && !fewer {
-				continue // a board with fewer cubes than the game keeps
+				continue // a board with fewer cubes than the game keeps, or than asked
 			}
 			pm2 := pm | taken
 			if canon {

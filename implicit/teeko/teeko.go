@@ -340,18 +340,29 @@ func (g Game) movesOf(x, o uint32, turn uint64, index func(x, o uint32, turn uin
 
 // Unmoves appends the positions one move before t that were not over.
 func (g Game) Unmoves(t uint64, dst []uint64) []uint64 {
-	return g.unmoveList(t, func(x, o uint32, turn uint64) uint64 { return g.Index(x, o, turn) }, dst)
+	return g.unmoveList(t, func(x, o uint32, turn uint64) uint64 { return g.Index(x, o, turn) }, false, dst)
 }
 
 // CanonicalUnmoves appends the representatives of the classes of
 // Unmoves(t), in the same order (implicit.CanonicalMover).
 func (g Game) CanonicalUnmoves(t uint64, dst []uint64) []uint64 {
-	return g.unmoveList(t, g.canonicalIndex, dst)
+	return g.unmoveList(t, g.canonicalIndex, false, dst)
+}
+
+// TierUnmoves appends the un-moves of t in its own tier
+// (implicit.TierUnmover): the slides of the move phase, none in the drop
+// phase, whose un-drops all reach the tier before; with canonical, their
+// representatives.
+func (g Game) TierUnmoves(t uint64, canonical bool, dst []uint64) []uint64 {
+	if canonical {
+		return g.unmoveList(t, g.canonicalIndex, true, dst)
+	}
+	return g.unmoveList(t, func(x, o uint32, turn uint64) uint64 { return g.Index(x, o, turn) }, true, dst)
 }
 
 // unmoveList appends, for each un-move of t, what index returns of the
-// position it reaches.
-func (g Game) unmoveList(t uint64, index func(x, o uint32, turn uint64) uint64, dst []uint64) []uint64 {
+// position it reaches; with slidesOnly, of the un-slides only.
+func (g Game) unmoveList(t uint64, index func(x, o uint32, turn uint64) uint64, slidesOnly bool, dst []uint64) []uint64 {
 	x, o, turn := g.Position(t)
 	prev := turn ^ 1 // the player who moved last
 	mover, other := x, o
@@ -369,7 +380,7 @@ func (g Game) unmoveList(t uint64, index func(x, o uint32, turn uint64) uint64, 
 		return dst
 	}
 	nx, no := bits.OnesCount32(x), bits.OnesCount32(o)
-	if nx < 4 || no < 4 || prev == 1 {
+	if (nx < 4 || no < 4 || prev == 1) && !slidesOnly {
 		// A drop: in the drop phase, or O's fourth piece into the move phase.
 		for m := mover; m != 0; m &= m - 1 {
 			dst = add(mover &^ (m & -m))

@@ -1,0 +1,140 @@
+package tier
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// A tier too small to keep every worker busy through its levels (each
+// level of a few thousand entries ends at a barrier where the workers
+// wait for each other) is solved by one worker, beside other small tiers
+// whose children are solved: smallPerWorker positions per worker is where
+// Quixo's and Teeko's tiers reach the rate of the large ones.
+const smallPerWorker = 1 << 18
+
+// small says whether tier t is solved by one worker, several such tiers at
+// once, in a solve with the given number of workers.
+func small(t implicit.Tier, workers int) bool {
+	return workers > 1 && t.Size() < smallPerWorker*uint64(workers)
+}
+
+// finished is what a tier's goroutine reports.
+type finished struct {
+	k       int
+	workers int
+	resumed bool
+	took    time.Duration
+	err     error
+}
+
+// schedule solves every tier, each after its children: a large tier alone
+// on all the workers, small ones side by side, one worker each, as long as
+// workers are free. order (children first) says which of the ready tiers
+// goes first. The tiers' files do not depend on the schedule: each tier's
+// solve gives the same values whatever its number of workers.
+func (s *solver) schedule(ctx context.Context, order []int) error {
+	workers := parallel.Workers(s.o.Engine.Workers)
+	rank := make([]int, len(s.tiers)) // rank[k]: k's place in order
+	for i, k := range order {
+		rank[k] = i
+	}
+	waiting := make([]int, len(s.tiers)) // waiting[k]: k's children not yet solved
+	parentsOf := make([][]int, len(s.tiers))
+	var ready []int // tiers whose children are solved, in the order of rank
+	for k, t := range s.tiers {
+		waiting[k] = len(t.Children)
+		for _, c := range t.Children {
+			parentsOf[c] = append(parentsOf[c], k)
+		}
+		if waiting[k] == 0 {
+			ready = append(ready, k)
+		}
+	}
+	byRank := func(a, b int) int { return rank[a] - rank[b] }
+	slices.SortFunc(ready, byRank)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make(chan finished)
+	busy, running := 0, 0 // workers in use; tiers under way
+	var firstErr error
+	var total, done, solvedHere uint64 // positions: all; of finished tiers; of those solved by this run
+	for _, t := range s.tiers {
+		total += t.Size()
+	}
+	start := time.Now()
+	for n := 0; n < len(s.tiers); {
+		// Start what may start: the first ready tier, alone if it is
+		// large (or the only one ready), otherwise on one free worker.
+		for firstErr == nil && len(ready) > 0 {
+			k := ready[0]
+			w := 1
+			if !small(s.tiers[k], workers) || (len(ready) == 1 && running == 0) {
+				if running > 0 {
+					break
+				}
+				w = workers
+			} else if busy >= workers {
+				break
+			}
+			ready = ready[1:]
+			busy += w
+			running++
+			go func() {
+				began := time.Now()
+				resumed, err := s.solveTier(ctx, k, w)
+				results <- finished{k: k, workers: w, resumed: resumed, took: time.Since(began), err: err}
+			}()
+		}
+		if running == 0 {
+			break // after an error, once every tier under way has stopped
+		}
+		f := <-results
+		busy -= f.workers
+		running--
+		t := s.tiers[f.k]
+		if f.err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("tier %d (%s): %w", f.k, t.Name, f.err)
+				cancel()
+			}
+			continue
+		}
+		n++
+		done += t.Size()
+		if !f.resumed {
+			solvedHere += t.Size()
+			if f.workers == workers {
+				s.release(f.k)
+			}
+		}
+		if s.o.Progress != nil {
+			how := fmt.Sprintf("solved in %s", f.took.Round(time.Millisecond))
+			if f.resumed {
+				how = "already done in " + s.o.Dir
+			}
+			fmt.Fprintln(s.o.Progress, progressLine(n, len(s.tiers), t, how, done, solvedHere, total, time.Since(start)))
+		}
+		// A child whose parents are all solved is closed: its pages go.
+		s.mu.Lock()
+		for _, c := range t.Children {
+			if s.parents[c]--; s.parents[c] == 0 && s.stores[c] != nil {
+				s.stores[c].close()
+				s.stores[c] = nil
+			}
+		}
+		s.mu.Unlock()
+		for _, p := range parentsOf[f.k] {
+			if waiting[p]--; waiting[p] == 0 {
+				i, _ := slices.BinarySearchFunc(ready, p, byRank)
+				ready = slices.Insert(ready, i, p)
+			}
+		}
+	}
+	return firstErr
+}
