@@ -233,12 +233,16 @@ func (db *File) readPart(e *Extent, part string) ([]byte, error) {
 	if e.Raw == 0 {
 		return b, nil
 	}
-	return db.decompress(b, e.Raw, part)
+	return db.decompress(b, nil, e.Raw, part)
 }
 
-// decompress returns z decompressed, which must be exactly raw bytes.
-func (db *File) decompress(z []byte, raw uint64, part string) ([]byte, error) {
-	out, err := db.dec.DecodeAll(z, make([]byte, 0, raw))
+// decompress returns z decompressed, which must be exactly raw bytes, in
+// buf's memory if it is large enough.
+func (db *File) decompress(z, buf []byte, raw uint64, part string) ([]byte, error) {
+	if uint64(cap(buf)) < raw {
+		buf = make([]byte, 0, raw)
+	}
+	out, err := db.dec.DecodeAll(z, buf[:0])
 	if err != nil {
 		return nil, damaged(db.path, part, "%v", err)
 	}
@@ -266,10 +270,12 @@ type Table struct {
 	name    string // for errors: "values" or "section 2 (board 2)"
 	entries []blockEntry
 
-	mu     sync.Mutex
-	cache  map[uint64][]byte
-	recent []uint64 // the cached blocks, oldest first
-	all    [][]byte // every block, after Load
+	mu         sync.Mutex
+	cache      map[uint64][]byte
+	recent     []uint64 // the cached blocks, oldest first
+	spare      [][]byte // the memory of blocks dropped from cache, for the next ones
+	cacheLimit uint64   // the bytes of blocks cache may hold (at least 4 blocks)
+	all        [][]byte // every block, after Load
 }
 
 type blockEntry struct {
@@ -278,16 +284,21 @@ type blockEntry struct {
 	crc    uint32
 }
 
-// cacheBytes bounds the decompressed blocks a Table keeps: a server's
-// queries over a whole small database, or the blocks a game in progress
-// visits in a large one, are answered from memory.
-const cacheBytes = 64 << 20
+// DefaultCacheBytes bounds the decompressed blocks a Table keeps unless
+// SetCacheBytes says otherwise: a server's queries over a whole small
+// database, or the blocks a game in progress visits in a large one, are
+// answered from memory.
+const DefaultCacheBytes = 64 << 20
+
+// MinCacheBlocks is the fewest blocks a Table's cache holds, whatever its
+// bytes.
+const MinCacheBlocks = 4
 
 var _ engine.Values = (*Table)(nil)
 
 func (db *File) openTable(k int, hoff uint64) (*Table, error) {
 	s := &db.Sections[k]
-	t := &Table{Section: s, db: db, name: db.sectionName(k), cache: map[uint64][]byte{}}
+	t := &Table{Section: s, db: db, name: db.sectionName(k), cache: map[uint64][]byte{}, cacheLimit: DefaultCacheBytes}
 	raw, err := db.readPart(&s.Blocks, t.name+", block table")
 	if err != nil {
 		return nil, err
@@ -312,6 +323,16 @@ func (db *File) openTable(k int, hoff uint64) (*Table, error) {
 // Size returns the number of indices.
 func (t *Table) Size() uint64 { return t.Section.Size }
 
+// SetCacheBytes bounds the decompressed blocks t keeps to n bytes (but
+// MinCacheBlocks blocks at least); call it before the first lookup.
+func (t *Table) SetCacheBytes(n uint64) { t.cacheLimit = n }
+
+// BlockBytes returns the bytes of one decompressed block.
+func (t *Table) BlockBytes() uint64 { return t.BlockSize * uint64(t.Width) }
+
+// LoadBytes returns the memory Load takes: every block, decompressed.
+func (t *Table) LoadBytes() uint64 { return t.Section.Size * uint64(t.Width) }
+
 // blockLen returns the number of indices of block b.
 func (t *Table) blockLen(b uint64) uint64 {
 	return min(t.BlockSize, t.Section.Size-b*t.BlockSize)
@@ -319,7 +340,11 @@ func (t *Table) blockLen(b uint64) uint64 {
 
 // ReadBlock reads, checks and decompresses block b: its codes as byte
 // planes.
-func (t *Table) ReadBlock(b uint64) ([]byte, error) {
+func (t *Table) ReadBlock(b uint64) ([]byte, error) { return t.readBlockInto(b, nil) }
+
+// readBlockInto is ReadBlock decompressing into buf's memory where it is
+// large enough.
+func (t *Table) readBlockInto(b uint64, buf []byte) ([]byte, error) {
 	if b >= uint64(len(t.entries)) {
 		return nil, fmt.Errorf("%s: %s: no block %d", t.db.path, t.name, b)
 	}
@@ -335,7 +360,7 @@ func (t *Table) ReadBlock(b uint64) ([]byte, error) {
 	if checksum(z) != e.crc {
 		return nil, damaged(t.db.path, part, "checksum mismatch")
 	}
-	out, err := t.db.decompress(z, t.blockLen(b)*uint64(t.Width), part)
+	out, err := t.db.decompress(z, buf, t.blockLen(b)*uint64(t.Width), part)
 	if err != nil {
 		return nil, err
 	}
@@ -362,32 +387,47 @@ func codeAt(planes []byte, n, i uint64, width int) uint64 {
 	return c
 }
 
-// block returns block b, from memory if it was read recently.
-func (t *Table) block(b uint64) ([]byte, error) {
+// code returns the code of index i of block b, from memory if the block
+// was read recently. A cached block is read under the lock, never handed
+// out, so that the memory of a block dropped from the cache is the next
+// one's: reading a large file through a small cache leaves no garbage.
+func (t *Table) code(b, i uint64) (uint64, error) {
+	n := t.blockLen(b)
 	if t.all != nil {
-		return t.all[b], nil
+		return codeAt(t.all[b], n, i, t.Width), nil
 	}
 	t.mu.Lock()
 	data, ok := t.cache[b]
-	t.mu.Unlock()
-	if ok {
-		return data, nil
+	var spare []byte
+	if !ok && len(t.spare) > 0 {
+		spare, t.spare = t.spare[len(t.spare)-1], t.spare[:len(t.spare)-1]
 	}
-	data, err := t.ReadBlock(b)
+	if ok {
+		c := codeAt(data, n, i, t.Width)
+		t.mu.Unlock()
+		return c, nil
+	}
+	t.mu.Unlock()
+	data, err := t.readBlockInto(b, spare)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	t.mu.Lock()
-	if _, ok := t.cache[b]; !ok {
-		if len(t.recent) >= max(4, cacheBytes/len(data)) {
-			delete(t.cache, t.recent[0])
-			t.recent = append(t.recent[:0], t.recent[1:]...)
-		}
-		t.cache[b] = data
-		t.recent = append(t.recent, b)
+	defer t.mu.Unlock()
+	c := codeAt(data, n, i, t.Width)
+	if _, ok := t.cache[b]; ok {
+		// Read at the same time by another lookup: keep the memory.
+		t.spare = append(t.spare, data)
+		return c, nil
 	}
-	t.mu.Unlock()
-	return data, nil
+	if uint64(len(t.recent)) >= max(MinCacheBlocks, t.cacheLimit/t.BlockBytes()) {
+		t.spare = append(t.spare, t.cache[t.recent[0]])
+		delete(t.cache, t.recent[0])
+		t.recent = append(t.recent[:0], t.recent[1:]...)
+	}
+	t.cache[b] = data
+	t.recent = append(t.recent, b)
+	return c, nil
 }
 
 // Lookup returns the value and depth of index i, or why they cannot be read
@@ -397,11 +437,11 @@ func (t *Table) Lookup(i uint64) (engine.Value, uint64, error) {
 		return 0, 0, fmt.Errorf("index %d is out of range: the database has %d", i, t.Section.Size)
 	}
 	b := i / t.BlockSize
-	data, err := t.block(b)
+	c, err := t.code(b, i-b*t.BlockSize)
 	if err != nil {
 		return 0, 0, err
 	}
-	v, d := Decode(codeAt(data, t.blockLen(b), i-b*t.BlockSize, t.Width))
+	v, d := Decode(c)
 	return v, d, nil
 }
 

@@ -78,14 +78,15 @@ func (c *Compact) directory() []uint32 {
 	for k, p := range c.parts {
 		starts[k], sets[k] = p.start, p.set
 	}
-	return JoinCounts(c.S.Size(), starts, sets)
+	return JoinCounts(c.S.Size(), starts, sets, nil)
 }
 
 // JoinCounts returns the running counts of classes per 512 positions
 // (ClassSet.Counts) of an index of n positions whose classes are those of
 // sets[k] from position starts[k] on: the counts of the whole index of a
-// tiered game from its tiers' sets, numbered as one ClassSet would.
-func JoinCounts(n uint64, starts []uint64, sets []ClassSet) []uint32 {
+// tiered game from its tiers' sets, numbered as one ClassSet would. If
+// done is not nil, it is called with k once sets[k] has been read.
+func JoinCounts(n uint64, starts []uint64, sets []ClassSet, done func(k int)) []uint32 {
 	dir := make([]uint32, (n+511)/512+1)
 	for k, set := range sets {
 		for wi, m := range set.Bits {
@@ -93,6 +94,9 @@ func JoinCounts(n uint64, starts []uint64, sets []ClassSet) []uint32 {
 				p := starts[k] + uint64(wi)*64 + uint64(bits.TrailingZeros64(m))
 				dir[p/512+1]++
 			}
+		}
+		if done != nil {
+			done(k)
 		}
 	}
 	for i := 1; i < len(dir); i++ {

@@ -32,3 +32,11 @@ func mapFile(path string) ([]byte, func() error, error) {
 	}
 	return b, func() error { return syscall.Munmap(b) }, nil
 }
+
+// dropPages takes the pages of a mapped file's bytes out of the process's
+// memory; they stay in the page cache, and a later read maps them again.
+func dropPages(b []byte) {
+	if len(b) > 0 {
+		syscall.Madvise(b, syscall.MADV_DONTNEED)
+	}
+}

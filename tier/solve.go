@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/internal/text"
@@ -352,6 +353,31 @@ func (sol *Solution) Index(s uint64) uint64 {
 	return sol.first[k] + sol.stores[k].classes.Rank(sol.sym.Canonical(s)-sol.tiers[k].Start)
 }
 
+// LookupRange stores the values and depths of the entries [lo, hi) in
+// vals and depths (engine.RangeValues): the database writer reads the
+// solution so, in order, and the pages of a tier whose last entry it has
+// read leave the process's memory, so that writing the database does not
+// hold every tier's file at once.
+func (sol *Solution) LookupRange(lo, hi uint64, vals []engine.Value, depths []uint64) error {
+	if hi > sol.Size() || lo > hi {
+		return fmt.Errorf("tier: entries [%d, %d) of %d", lo, hi, sol.Size())
+	}
+	at := lo // entry at is stored at vals[at-lo]
+	for k := sort.Search(len(sol.tiers), func(k int) bool { return sol.first[k+1] > lo }); at < hi; k++ {
+		st, end := sol.stores[k], min(hi, sol.first[k+1])
+		for ; at < end; at++ {
+			vals[at-lo], depths[at-lo] = db.Decode(st.code(at - sol.first[k]))
+		}
+		if end == sol.first[k+1] {
+			dropPages(st.data)
+		}
+	}
+	return nil
+}
+
+// ReadsRuns says that LookupRange is the way to read a solution in order.
+func (sol *Solution) ReadsRuns() bool { return true }
+
 // Count returns the number of entries of value v.
 func (sol *Solution) Count(v engine.Value) uint64 { return sol.counts[v&3] }
 
@@ -372,7 +398,8 @@ func (sol *Solution) Directory() []uint32 {
 	for k, t := range sol.tiers {
 		starts[k], sets[k] = t.Start, sol.stores[k].classes
 	}
-	return implicit.JoinCounts(sol.g.Size(), starts, sets)
+	// A tier's class bits leave the process's memory once counted.
+	return implicit.JoinCounts(sol.g.Size(), starts, sets, func(k int) { dropPages(sol.stores[k].data) })
 }
 
 // Describe says how much the tiers hold, for progress lines.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/games"
 	"github.com/retro-solver/retro/internal/text"
+	"github.com/retro-solver/retro/parallel"
 	"github.com/retro-solver/retro/query"
 )
 
@@ -249,6 +252,58 @@ func writeQuery(out *bufio.Writer, p query.Solved, s uint64, asJSON bool) error 
 	return nil
 }
 
+// fitValues readies tab's values for a pass over them within limit beside
+// what the process holds now (its code and the game's tables): every block
+// decompressed in memory when they fit (Load), otherwise a cache of the
+// blocks read last, as large as what is left; an error if not even the
+// cache's fewest blocks fit.
+func fitValues(e *env, tab *db.Table, workers int, limit uint64, progress bool) error {
+	workers = parallel.Workers(workers)
+	// Each worker reading a block holds it compressed and decompressed.
+	held := heldBytes() + uint64(workers)*(2*tab.BlockBytes()+1<<20)
+	if held+tab.LoadBytes() <= limit {
+		return tab.Load(e.ctx, workers)
+	}
+	least := held + db.MinCacheBlocks*tab.BlockBytes()
+	if least > limit {
+		return fmt.Errorf("verify: -max-memory %s: reading %d positions a block at a time needs at least %s (the game's tables, the workers' blocks and a cache of %d blocks)",
+			text.HumanBytes(limit), tab.Size(), text.HumanBytes(least), db.MinCacheBlocks)
+	}
+	// Blocks dropped from the cache are garbage until the collector runs
+	// (the runtime's soft limit makes it run more often near the limit):
+	// a tenth of what is left is kept for them.
+	cache := (limit - held) / 10 * 9
+	tab.SetCacheBytes(cache)
+	if progress {
+		fmt.Fprintf(e.stderr, "retro: verify: the values (%s decompressed) do not fit in %s: reading them a block at a time through a cache of %s\n",
+			text.HumanBytes(tab.LoadBytes()), text.HumanBytes(limit), text.HumanBytes(cache))
+	}
+	return nil
+}
+
+// memoryLimit returns the -max-memory of a command, or the machine's
+// memory if it was not given, and makes it, less the mapped code the
+// runtime does not count, the Go runtime's soft limit: the collector then
+// runs before garbage (blocks dropped from a cache) takes the process past
+// it.
+func memoryLimit(flag byteSize) uint64 {
+	limit := uint64(flag)
+	if limit == 0 {
+		limit = engine.PhysicalMemory()
+	}
+	if limit == 0 || limit > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	debug.SetMemoryLimit(int64(limit - min(limit/2, codeBytes())))
+	if flag != 0 {
+		// The soft limit alone lets the heap fill it and then pass it by
+		// megabytes while a server answers: the collector runs when the
+		// heap has grown by a quarter, not when it has doubled.
+		debug.SetGCPercent(25)
+	}
+	return limit
+}
+
 const verifyHelp = `Usage: retro verify [flags] FILE
 
 Checks a whole database: every checksum, then every position against the
@@ -266,6 +321,8 @@ func verifyCmd(args []string, e *env) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	workers := fs.Int("workers", 0, "number of `workers` (default 0: one per core)")
 	progress := fs.Bool("progress", false, "print progress lines to standard error (default when it is a terminal)")
+	var maxMemory byteSize
+	fs.Var(&maxMemory, "max-memory", "hold at most this `size` of memory, e.g. 512M or 8G: the values are read whole when they fit, otherwise a block at a time through a cache of what is left (default: the machine's memory)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), verifyHelp); fs.PrintDefaults() }
 	if err := parseFlags(fs, args, e); err != nil {
 		return err
@@ -289,7 +346,7 @@ func verifyCmd(args []string, e *env) error {
 			return err
 		}
 		tab := b.f.Table(k)
-		if err := tab.Load(e.ctx, *workers); err != nil {
+		if err := fitValues(e, tab, *workers, memoryLimit(maxMemory), *progress || e.isTerminal); err != nil {
 			return err
 		}
 		if tab.Section.Reachable {

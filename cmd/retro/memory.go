@@ -80,13 +80,42 @@ func residentBytes() uint64 {
 
 // peakBytes returns the most memory the process has held so far (VmHWM of
 // /proc/self/status), or 0 where that cannot be read.
-func peakBytes() uint64 {
+func peakBytes() uint64 { return statusBytes("VmHWM:") }
+
+// codeBytes bounds the memory of the files the process maps, its code
+// (RssFile of /proc/self/status), which the Go runtime does not count
+// against its own limit: what is mapped now, or the whole executable,
+// which more of the code may be read from later.
+func codeBytes() uint64 {
+	n := statusBytes("RssFile:")
+	if path, err := os.Executable(); err == nil {
+		if st, err := os.Stat(path); err == nil {
+			n = max(n, uint64(st.Size()))
+		}
+	}
+	return n
+}
+
+// heldBytes returns what the process holds, counting its code as
+// codeBytes does: its anonymous memory (RssAnon) and its code; the
+// resident set where /proc/self/status cannot be read.
+func heldBytes() uint64 {
+	anon := statusBytes("RssAnon:")
+	if anon == 0 {
+		return residentBytes()
+	}
+	return anon + codeBytes()
+}
+
+// statusBytes returns the field of /proc/self/status named key, in bytes,
+// or 0 where that cannot be read.
+func statusBytes(key string) uint64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == key && f[2] == "kB" {
 			if kb, err := strconv.ParseUint(f[1], 10, 64); err == nil {
 				return kb << 10
 			}

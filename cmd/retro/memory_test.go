@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,5 +110,124 @@ func TestMemoryRefusal(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || out.String() != "Black 0\n" ||
 		!strings.HasPrefix(errb.String(), "retro: "+input+": board 2: solving 6788934 positions needs about") {
 		t.Fatalf("%v; stdout %q, stderr %q", err, out.String(), errb.String())
+	}
+}
+
+// TestMemoryLimits runs each path that -max-memory bounds in a process of
+// its own, with a limit it fits in (each fails with exit 1 if its estimate
+// says it does not), and checks that its peak stays within the limit and
+// 5%: a solve tier by tier with -db, -reachable, -stats, verify reading
+// the values whole and a block at a time, and serve with many databases.
+func TestMemoryLimits(t *testing.T) {
+	dir := t.TempDir()
+	policeFile := filepath.Join(dir, "p.police")
+	os.WriteFile(policeFile, []byte(police.Random(48, 48, 0.1, 0.005, 1).String()), 0o644)
+	policeDB := filepath.Join(dir, "p.db")
+	if _, code, _ := child(t, "solve", "police", policeFile, "-db", policeDB); code != 0 {
+		t.Fatalf("solve police -db: exit %d", code)
+	}
+	type limited struct {
+		limit string
+		args  []string
+		says  string // what the progress lines must say, if anything
+	}
+	cases := []limited{
+		{"40M", []string{"solve", "police", policeFile, "-reachable"}, ""},
+		{"24M", []string{"solve", "police", policeFile, "-stats"}, ""},
+		{"60M", []string{"verify", policeDB}, ""},
+		{"24M", []string{"verify", policeDB}, "a block at a time"},
+	}
+	if testsize.Long() {
+		cases = append(cases, limited{"36M", []string{"solve", "quixo", "-n", "4", "-db", filepath.Join(dir, "q.db")}, "tier by tier"})
+	}
+	for _, c := range cases {
+		errs, code, peak := child(t, append(c.args, "-max-memory", c.limit, "-progress")...)
+		var limit byteSize
+		limit.Set(c.limit)
+		t.Logf("%v -max-memory %s: peak %d, %.3f of the limit", c.args, c.limit, peak, float64(peak)/float64(limit))
+		if code != 0 || !strings.Contains(errs, c.says) {
+			t.Fatalf("%v -max-memory %s: exit %d, want 0 and progress that says %q; stderr:\n%s", c.args, c.limit, code, c.says, errs)
+		}
+		if float64(peak) > 1.05*float64(limit) {
+			t.Errorf("%v -max-memory %s: peak %d, more than the limit and 5%%", c.args, c.limit, peak)
+		}
+	}
+}
+
+// TestServeMemoryLimit serves four databases whose values together are
+// larger than -max-memory, in a process of its own, asks each for random
+// positions until their caches are full, and checks that the server's
+// peak stays within the limit and 5%.
+func TestServeMemoryLimit(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for k := range 4 {
+		in := filepath.Join(dir, fmt.Sprintf("p%d.police", k))
+		os.WriteFile(in, []byte(police.Random(40, 40, 0.1, 0.005, uint64(k)).String()), 0o644)
+		files = append(files, filepath.Join(dir, fmt.Sprintf("p%d.db", k)))
+		if _, code, _ := child(t, "solve", "police", in, "-db", files[k]); code != 0 {
+			t.Fatalf("solve police -db: exit %d", code)
+		}
+	}
+	const limit = 32 << 20
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "-addr", "127.0.0.1:0", "-max-memory", "32M"}, files...)...)
+	cmd.Env = append(os.Environ(), childEnv+"=1", peakEnv+"=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	sc := bufio.NewScanner(stderr)
+	re := regexp.MustCompile(`at http://(127\.0\.0\.1:\d+)/`)
+	var addr string
+	var lines []string
+	for addr == "" && sc.Scan() {
+		lines = append(lines, sc.Text())
+		if m := re.FindStringSubmatch(sc.Text()); m != nil {
+			addr = m[1]
+		}
+	}
+	if addr == "" {
+		t.Fatalf("serve did not start: %q", lines)
+	}
+	// The rest of standard error, read as it comes so that the server never
+	// waits on a full pipe: its last line is its peak.
+	peakc := make(chan uint64, 1)
+	go func() {
+		var peak uint64
+		for sc.Scan() {
+			if m := peakLine.FindStringSubmatch(sc.Text()); m != nil {
+				peak, _ = strconv.ParseUint(m[1], 10, 64)
+			}
+		}
+		peakc <- peak
+	}()
+	for range 400 {
+		for k := range files {
+			r, err := http.Get(fmt.Sprintf("http://%s/api/games/p%d/random", addr, k))
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, r.Body)
+			r.Body.Close()
+			if r.StatusCode != http.StatusOK {
+				t.Fatalf("random position of p%d: %s", k, r.Status)
+			}
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	peak := <-peakc
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	t.Logf("serve -max-memory 32M, 4 databases: peak %d, %.3f of the limit", peak, float64(peak)/limit)
+	if peak == 0 {
+		t.Skip("no peak memory on this system")
+	}
+	if float64(peak) > 1.05*limit {
+		t.Errorf("serve -max-memory 32M: peak %d, more than the limit and 5%%", peak)
 	}
 }

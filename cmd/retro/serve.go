@@ -12,7 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/text"
 	"github.com/retro-solver/retro/web"
 )
 
@@ -39,6 +41,8 @@ Flags:
 func serveCmd(args []string, e *env) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port; host empty: every interface)")
+	var maxMemory byteSize
+	fs.Var(&maxMemory, "max-memory", "hold at most this `size` of memory, e.g. 512M: the games' tables, and what is left shared by the databases' caches of recently read blocks (default: the machine's memory, at most 64 MiB of cache per database)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), serveHelp); fs.PrintDefaults() }
 	if err := parseFlags(fs, args, e); err != nil {
 		return err
@@ -49,6 +53,9 @@ func serveCmd(args []string, e *env) error {
 	games, closeAll, err := serveGames(fs.Args(), e)
 	defer closeAll()
 	if err != nil {
+		return err
+	}
+	if err := shareCaches(games, maxMemory); err != nil {
 		return err
 	}
 	srv, err := web.New(games)
@@ -150,6 +157,43 @@ func serveGames(paths []string, e *env) ([]*web.Game, func(), error) {
 	}
 	return games, closeAll, nil
 }
+
+// shareCaches bounds the caches of the games' tables so that the server
+// holds at most -max-memory: what the process holds now (the games'
+// tables, its code), then for each database a block being read beside its
+// cache and its decompressor's state, and an equal share of the rest for
+// each cache, less a tenth for the garbage of the requests under way.
+// Without -max-memory each cache keeps its default bound.
+func shareCaches(games []*web.Game, maxMemory byteSize) error {
+	limit := memoryLimit(maxMemory)
+	if maxMemory == 0 {
+		return nil
+	}
+	need := heldBytes()
+	var tables []*db.Table
+	for _, g := range games {
+		if t, ok := g.Solved.Values.(*db.Table); ok {
+			tables = append(tables, t)
+			need += t.BlockBytes() + decoderBytes + db.MinCacheBlocks*t.BlockBytes()
+		}
+	}
+	if need > limit {
+		return fmt.Errorf("serve: -max-memory %s: the games' tables and the smallest caches of %d databases take %s",
+			text.HumanBytes(limit), len(tables), text.HumanBytes(need))
+	}
+	for _, t := range tables {
+		need -= db.MinCacheBlocks * t.BlockBytes()
+	}
+	share := (limit - need) / 10 * 9 / uint64(max(len(tables), 1))
+	for _, t := range tables {
+		t.SetCacheBytes(min(share, db.DefaultCacheBytes))
+	}
+	return nil
+}
+
+// decoderBytes is the memory of a database's decompressor once it has
+// read blocks (measured on police databases: about 400 KiB).
+const decoderBytes = 512 << 10
 
 // uniqueID returns id, or id with a suffix if it is taken, and takes it.
 func uniqueID(id string, taken map[string]bool) string {
