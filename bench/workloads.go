@@ -27,6 +27,7 @@ func Workloads() []Workload {
 		{Name: "quixo-3x3", Quick: true, Games: quixoBoard(3)},
 		{Name: "graph-1e6x2", Games: randomGraph(1_000_000, 2_000_000)},
 		{Name: "graph-1e7x2", Games: randomGraph(10_000_000, 20_000_000)},
+		{Name: "graph-1e7x5", Games: randomGraph(10_000_000, 50_000_000)},
 		{Name: "pawns-10x10x10", Games: pawnsBoards(10, 10, 10)},
 		{Name: "pawns-16x16", Games: func() []implicit.Game { return []implicit.Game{pawns.New(pawns.Random(16, 16, 0, 3))} }},
 		{Name: "police-64x64", Games: policeBoard(64, 64)},

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Measures, in one run on this machine, the ratios that say how close retro
+# is to its own in-memory solves and to its peers (issue 31):
+#   - a tiered solve's time over the in-memory solve's (Quixo 4x4 with -db,
+#     and with its tiers in a checkpoint folder; Teeko with -db);
+#   - 2 workers' speed over one worker's (police 96x96, Quixo 4x4);
+#   - the engine's police 64x64 solve over the yardstick's (bench/yardstick,
+#     the hand-written solver with a 32-bit state per position);
+#   - retro over the seed 003 program on police 64x64 (about 35 s, 4 GB);
+#   - retro over GamesmanOne on Quixo 4x4, if GAMESMAN names its gamesman
+#     binary (built by ../shared/tools/build-gamesmanone.sh, run from its
+#     run folder beside it);
+#   - retro's predecessor edges per second over the GAP benchmark suite's
+#     BFS edges per second (the out-edges of the vertices it reaches) on
+#     retro bench's random graphs, 2e7 and 5e7 edges, if GAPBFS names its
+#     bfs binary (github.com/sbeamer/gapbs, make bfs).
+# Each time is the median of REPS runs (default 3). PARTS (default all)
+# picks some: tiered, workers, yardstick, seeds, gamesman, gap.
+#   bench/ratios.sh [WORKDIR]
+# Needs GNU time (/usr/bin/time); the seed comparison needs g++ and the
+# shared folder beside the repository (or SHARED=path).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+shared=${SHARED:-$repo/../shared}
+work=${1:-$(mktemp -d)}
+reps=${REPS:-3}
+mkdir -p "$work"
+[ -x /usr/bin/time ] || { echo "ratios: GNU time (/usr/bin/time) is needed" >&2; exit 1; }
+(cd "$repo" && go build -o "$work/retro" ./cmd/retro)
+gen() { (cd "$repo" && go run ./bench/gen "$@"); }
+gen police -rows 64 -cols 64 -walls 0.1 -exits 0.005 -seed 1 >"$work/police-64x64.txt"
+gen police -rows 96 -cols 96 -walls 0.1 -exits 0.005 -seed 1 >"$work/police-96x96.txt"
+retro=$work/retro
+parts=,${PARTS:-tiered,workers,yardstick,seeds,gamesman,gap},
+want() { [[ $parts == *",$1,"* ]]; }
+
+# median CMD...: runs CMD reps times (after "prep", if defined, each time)
+# and prints the median seconds and the largest peak in MiB.
+median() {
+  local times=() peak=0
+  for _ in $(seq "$reps"); do
+    if declare -F prep >/dev/null; then prep; fi
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>&1
+    read -r t m <"$work/time"
+    times+=("$t")
+    ((m > peak)) && peak=$m
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk -v p="$peak" '{a[NR]=$1} END {printf "%.3f %.1f\n", a[int((NR+1)/2)], p/1024}'
+}
+
+# row WHAT A-LABEL A-SECONDS A-MIB B-LABEL B-SECONDS B-MIB: B's time over A's.
+row() {
+  awk -v w="$1" -v al="$2" -v at="$3" -v am="$4" -v bl="$5" -v bt="$6" -v bm="$7" 'BEGIN {
+    printf "%-34s %-22s %8.3fs %8.1f MiB   %-22s %8.3fs %8.1f MiB   %6.2fx\n", w, al, at, am, bl, bt, bm, bt/(at > 0 ? at : 0.001) }'
+}
+
+echo "# bench/ratios.sh, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, reps $reps; last column: right time / left time"
+
+if want tiered; then
+unset -f prep
+read -r wt wm < <(median "$retro" solve quixo -n 4 -db "$work/q.db")
+read -r tt tm < <(median "$retro" solve quixo -n 4 -tiered -db "$work/qt.db")
+cmp -s "$work/q.db" "$work/qt.db" || echo "ratios: the tiered Quixo database differs from the in-memory one" >&2
+row "quixo 4x4 -db: tiered / in memory" "in memory" "$wt" "$wm" "-tiered" "$tt" "$tm"
+prep() { rm -rf "$work/qck"; }
+read -r wt wm < <(median "$retro" solve quixo -n 4 -checkpoint "$work/qck")
+read -r tt tm < <(median "$retro" solve quixo -n 4 -tiered -checkpoint "$work/qck")
+row "quixo 4x4 no -db: tiered / in memory" "in memory" "$wt" "$wm" "-tiered" "$tt" "$tm"
+unset -f prep
+read -r wt wm < <(median "$retro" solve teeko -db "$work/t.db")
+read -r tt tm < <(median "$retro" solve teeko -tiered -db "$work/tt.db")
+row "teeko -db: tiered / in memory" "in memory" "$wt" "$wm" "-tiered" "$tt" "$tm"
+fi
+
+if want workers; then
+read -r at am < <(median "$retro" solve police "$work/police-96x96.txt" -workers 2)
+read -r bt bm < <(median "$retro" solve police "$work/police-96x96.txt" -workers 1)
+row "police 96x96: 1 worker / 2" "2 workers" "$at" "$am" "1 worker" "$bt" "$bm"
+read -r at am < <(median "$retro" solve quixo -n 4 -workers 2)
+read -r bt bm < <(median "$retro" solve quixo -n 4 -workers 1)
+row "quixo 4x4: 1 worker / 2" "2 workers" "$at" "$am" "1 worker" "$bt" "$bm"
+fi
+
+# The yardstick and the engine in one benchmark binary, on the same board.
+if want yardstick; then
+(cd "$repo" && go test ./bench/yardstick -run '^$' -bench '^BenchmarkPolice$' -count "$reps" -timeout 30m) >"$work/yardstick.txt"
+for w in 1 2; do
+  y=$(awk -v w="$w" '$1 ~ "solver=yardstick/workers="w"-" {print $3/1e9}' "$work/yardstick.txt" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  l=$(awk -v w="$w" '$1 ~ "solver=lean/workers="w"-" {print $3/1e9}' "$work/yardstick.txt" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  row "police 64x64, $w worker(s): yardstick / lean" "engine (lean)" "$l" 0 "yardstick" "$y" 0
+done
+fi
+
+if want seeds && [ -d "$shared/tools" ]; then
+  bash "$shared/tools/seed-baselines.sh" "$work/seeds" >/dev/null
+  reps_saved=$reps reps=1
+  read -r st sm < <(median sh -c "'$work/seeds/police-seed-4k' <'$work/police-64x64.txt'")
+  reps=$reps_saved
+  read -r rt rm < <(median "$retro" solve police "$work/police-64x64.txt")
+  row "police 64x64: seed 003 / retro" "retro" "$rt" "$rm" "seed 003 (one run)" "$st" "$sm"
+fi
+
+if want gamesman && [ -n "${GAMESMAN:-}" ]; then
+  run=$(dirname "$GAMESMAN")/../../run
+  prep() { rm -rf "$run/data"; }
+  read -r gt gm < <(cd "$run" && OMP_NUM_THREADS=2 median "$GAMESMAN" -f -v solve quixo 1)
+  unset -f prep
+  read -r rt rm < <(median "$retro" solve quixo -n 4 -workers 2)
+  row "quixo 4x4, 2 threads: GamesmanOne / retro" "retro" "$rt" "$rm" "GamesmanOne" "$gt" "$gm"
+fi
+
+if want gap && [ -n "${GAPBFS:-}" ]; then
+  # GAP's rate: the out-edges of the vertices its BFS reaches over its
+  # mean time, from the first of the vertices 0-9 that reaches half the
+  # graph; retro's: the predecessor edges its solve walks per second.
+  for m in 2 5; do
+    gen graph -n 10000000 -m ${m}0000000 -seed 1 | tail -n +2 >"$work/g$m.el"
+    root=0
+    for r in $(seq 0 9); do
+      if OMP_NUM_THREADS=1 "$GAPBFS" -f "$work/g$m.el" -r "$r" -n 1 -a | awk '/BFS Tree has/ {exit !($4 > 5000000)}'; then root=$r; break; fi
+    done
+    "$retro" bench -workload "graph-1e7x$m" -engines par -workers 1,2 -reps "$reps" >"$work/bench$m.txt" 2>/dev/null
+    for w in 1 2; do
+      gap=$(OMP_NUM_THREADS=$w "$GAPBFS" -f "$work/g$m.el" -r "$root" -n 8 -a | awk '/BFS Tree has/ {e=$7} /Average Time/ {t=$3} END {print e/t}')
+      ours=$(awk -v w="$w" '$1 == "graph-1e7x'$m'" && $2 == "par" && $3 == w {print $6}' "$work/bench$m.txt")
+      awk -v m="$m" -v w="$w" -v g="$gap" -v o="$ours" 'BEGIN {
+        printf "%-34s %-22s %9.3g/s %12s   %-22s %9.3g/s %12s   %6.2fx\n", "graph 1e7 x " m ", " w " thread(s): retro / BFS", "GAP BFS edges", g, "", "retro edges", o, "", o/(g > 0 ? g : 1) }'
+    done
+  done
+fi
