@@ -46,7 +46,8 @@ func ParseKind(s string) (Kind, error) {
 // a game of n indices whose positions have at most maxMoves moves, without
 // what Options add (ReachableFrom, DepthsOnDisk) and without the slack of
 // its lists and buffers (see Request.Bytes). KindDist counts KindPar's arrays for
-// the whole game, an upper bound of one rank's at 2 ranks or more; KindAuto
+// the whole game, an upper bound of one rank's at 2 ranks or more while it
+// solves (Request.Bytes counts DistBytes, rank 0's at the gather); KindAuto
 // counts nothing.
 func (k Kind) Bytes(n, maxMoves uint64) uint64 {
 	switch k {
@@ -99,8 +100,10 @@ type Request struct {
 	// Tiered says the game is solved tier by tier (package tier), by the
 	// parallel engine over each tier.
 	Tiered bool
-	// Distributed says the solve runs on the ranks of a Comm (mpirun).
+	// Distributed says the solve runs on the ranks of a Comm (mpirun),
+	// Ranks of them.
 	Distributed bool
+	Ranks       int
 	// DepthsOnDisk says every depth is needed and may be kept on disk
 	// (Options.DepthsOnDisk: a database is written).
 	DepthsOnDisk bool
@@ -135,12 +138,15 @@ func (r Request) Refusal(k Kind) string {
 }
 
 // Bytes returns the memory engine k takes at its peak to solve r.Game:
-// its arrays (Kind.Bytes), the set of reached positions with Reachable,
+// its arrays (Kind.Bytes; DistBytes, rank 0's, for KindDist), the set of reached positions with Reachable,
 // the depths' directory and ReadBuffers for KindLean with DepthsOnDisk, and
 // the Slack of its lists.
 func (r Request) Bytes(k Kind) uint64 {
 	n := r.Game.Size()
 	b := k.Bytes(n, r.Game.MaxMoves())
+	if k == KindDist {
+		b = DistBytes(n, r.Ranks)
+	}
 	if k == KindLean && r.DepthsOnDisk {
 		b += DepthLogBytes(n) + r.ReadBuffers
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -174,6 +175,17 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 // DistBytesPerIndex is the distributed engine's memory per index a rank
 // owns, besides the messages of a level: a 4-byte state.
 const DistBytesPerIndex = 4
+
+// DistBytes returns the memory of the distributed engine's largest rank,
+// rank 0, solving a game of n indices on the given ranks: at the gather it
+// holds its range's 4-byte words, every rank's words (4 bytes per index of
+// the game) and the Result it builds from them (2 bits and a 16-bit depth
+// per index), more than any rank holds while it solves its range (4 bytes
+// per index and the messages of a level). Issue 34 takes the gather away.
+func DistBytes(n uint64, ranks int) uint64 {
+	own := DistBytesPerIndex * (n/uint64(max(ranks, 1)) + 1)
+	return own + 4*n + n/4 + 2*n
+}
 
 type distSolver struct {
 	g        implicit.Game
@@ -380,6 +392,11 @@ func (d *distSolver) gather(maxDepth uint64) (*Result, error) {
 		}
 		words[j/2] |= uint64(s) << (32 * (j % 2))
 	}
+	// The words say all the state does: rank 0's peak, at the gather, is
+	// its words, every rank's and the Result (DistBytes), not the state too,
+	// collected now rather than when the heap has doubled.
+	d.state = nil
+	runtime.GC()
 	parts, err := d.comm.Gather(words)
 	if err != nil || d.comm.Rank() != 0 {
 		return nil, err
@@ -402,6 +419,7 @@ func (d *distSolver) gather(maxDepth uint64) (*Result, error) {
 			r.values.Set(i, uint8(s>>distShift))
 			r.depths.Set(i, uint64(s&distPayload))
 		}
+		parts[rank] = nil // its memory goes as the Result grows
 	}
 	r.countValues()
 	return r, nil

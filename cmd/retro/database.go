@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -281,29 +279,6 @@ func fitValues(e *env, tab *db.Table, workers int, limit uint64, progress bool) 
 	return nil
 }
 
-// memoryLimit returns the -max-memory of a command, or the machine's
-// memory if it was not given, and makes it, less the mapped code the
-// runtime does not count, the Go runtime's soft limit: the collector then
-// runs before garbage (blocks dropped from a cache) takes the process past
-// it.
-func memoryLimit(flag byteSize) uint64 {
-	limit := uint64(flag)
-	if limit == 0 {
-		limit = engine.PhysicalMemory()
-	}
-	if limit == 0 || limit > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	debug.SetMemoryLimit(int64(limit - min(limit/2, codeBytes())))
-	if flag != 0 {
-		// The soft limit alone lets the heap fill it and then pass it by
-		// megabytes while a server answers: the collector runs when the
-		// heap has grown by a quarter, not when it has doubled.
-		debug.SetGCPercent(25)
-	}
-	return limit
-}
-
 const verifyHelp = `Usage: retro verify [flags] FILE
 
 Checks a whole database: every checksum, then every position against the
@@ -346,7 +321,7 @@ func verifyCmd(args []string, e *env) error {
 			return err
 		}
 		tab := b.f.Table(k)
-		if err := fitValues(e, tab, *workers, memoryLimit(maxMemory), *progress || e.isTerminal); err != nil {
+		if err := fitValues(e, tab, *workers, churnLimit(maxMemory), *progress || e.isTerminal); err != nil {
 			return err
 		}
 		if tab.Section.Reachable {

@@ -2,11 +2,14 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"github.com/retro-solver/retro/db"
+	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/internal/text"
 )
 
@@ -56,6 +59,36 @@ func (m memoryPlan) check(n uint64, limit uint64) error {
 			n, m, text.HumanBytes(limit))
 	}
 	return nil
+}
+
+// memoryLimit returns the -max-memory of a command, or the machine's
+// memory if it was not given, and makes it, less the mapped code the
+// runtime does not count, the Go runtime's soft limit: the collector then
+// runs before garbage (blocks dropped from a cache) takes the process past
+// it.
+func memoryLimit(flag byteSize) uint64 {
+	limit := uint64(flag)
+	if limit == 0 {
+		limit = engine.PhysicalMemory()
+	}
+	if limit == 0 || limit > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	debug.SetMemoryLimit(int64(limit - min(limit/2, codeBytes())))
+	return limit
+}
+
+// churnLimit is memoryLimit for a command that reads through a cache of
+// blocks (verify, serve): with a limit given, the collector also runs when
+// the heap has grown by a quarter, not when it has doubled, for the soft
+// limit alone lets the heap fill it and then pass it by megabytes while a
+// server answers.
+func churnLimit(flag byteSize) uint64 {
+	limit := memoryLimit(flag)
+	if flag != 0 {
+		debug.SetGCPercent(25)
+	}
+	return limit
 }
 
 // dbWriterBytes is the database writer's memory on workers: per worker,

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -268,4 +269,43 @@ func findRank(r int) int {
 		return pid
 	}
 	return 0
+}
+
+// TestMPIMemoryLimit solves a police board with -db on 2 ranks under
+// -max-memory: each rank's peak (rank 0 gathers every value to write the
+// database) stays within the limit and 5%, and a limit below rank 0's
+// estimate is refused on every rank before anything is solved.
+func TestMPIMemoryLimit(t *testing.T) {
+	dir := t.TempDir()
+	board := writeFile(t, dir, "board.police", police.Random(48, 48, 0.1, 0.005, 1).String())
+	for _, c := range []struct {
+		limit string
+		ok    bool
+	}{{"110M", true}, {"60M", false}} {
+		var stdout, stderr bytes.Buffer
+		cmd := mpirun(t, context.Background(), 2, "solve", "police", board, "-db", filepath.Join(dir, "p.db"), "-max-memory", c.limit)
+		cmd.Env = append(cmd.Env, peakEnv+"=1")
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		if (err == nil) != c.ok {
+			t.Fatalf("-max-memory %s: %v, want success %v\n%s", c.limit, err, c.ok, stderr.String())
+		}
+		if !c.ok {
+			if !strings.Contains(stderr.String(), "more than the 60.0 MiB allowed") {
+				t.Fatalf("-max-memory 60M: no refusal in\n%s", stderr.String())
+			}
+			continue
+		}
+		peaks := peakLine.FindAllStringSubmatch(stderr.String(), -1)
+		if len(peaks) != 2 {
+			t.Fatalf("%d peak lines, want one per rank:\n%s", len(peaks), stderr.String())
+		}
+		for _, m := range peaks {
+			peak, _ := strconv.ParseUint(m[1], 10, 64)
+			t.Logf("-max-memory %s: a rank's peak %d, %.3f of the limit", c.limit, peak, float64(peak)/(110<<20))
+			if float64(peak) > 1.05*(110<<20) {
+				t.Errorf("-max-memory %s: a rank's peak %d, more than the limit and 5%%", c.limit, peak)
+			}
+		}
+	}
 }

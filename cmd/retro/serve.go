@@ -165,7 +165,7 @@ func serveGames(paths []string, e *env) ([]*web.Game, func(), error) {
 // each cache, less a tenth for the garbage of the requests under way.
 // Without -max-memory each cache keeps its default bound.
 func shareCaches(games []*web.Game, maxMemory byteSize) error {
-	limit := memoryLimit(maxMemory)
+	limit := churnLimit(maxMemory)
 	if maxMemory == 0 {
 		return nil
 	}

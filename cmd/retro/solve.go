@@ -176,6 +176,9 @@ func solveCmd(args []string, e *env) error {
 			return fmt.Errorf("-db %s: no folder %s to write it in", c.dbPath, filepath.Dir(c.dbPath))
 		}
 	}
+	if c.maxMemory > 0 {
+		memoryLimit(c.maxMemory) // the runtime's soft limit keeps garbage within it too
+	}
 	mode, ok := profileModes[c.profile]
 	if !ok {
 		return usagef("solve %s: -profile %q: want cpu, mem, block, mutex or trace", d.Name, c.profile)
@@ -419,6 +422,9 @@ func (c *solveRun) request(inst *instance) engine.Request {
 	r := engine.Request{Asked: c.engine, Reachable: c.reachable, Tiered: c.tiered,
 		Distributed: c.world != nil, DepthsOnDisk: c.dbPath != "",
 		ReadBuffers: uint64(parallel.Workers(c.workers)) * db.RunScratchBytes}
+	if c.world != nil {
+		r.Ranks = c.world.Ranks()
+	}
 	if inst != nil {
 		r.Game, r.HasStart = inst.solved, inst.start != nil
 	}
