@@ -36,12 +36,14 @@
 //	                                                                     (decodes each again: slower)
 //	CanonicalMarker  quixo                NewClassSet (Compact, tier)    IsCanonical of each index (slower)
 //	ClassCounter     quixo, teeko         Compact's and Reduced's        the classes' moves are listed and
-//	                                      classify                       ranked to be counted (slower start)
+//	                                      classify, tier                       ranked to be counted (slower start)
 //	PositionCounter  dobutsu; Compact     -stats, ReachableClasses       counts are of indices, not of
 //	                 passes it on                                        positions
 //	Sizer            graph; Compact       the memory plan, -max-memory   the game's own arrays are not
 //	                                                                     counted against -max-memory
 //	Tiered           quixo, teeko         package tier, -tiered, -plan   the game is solved whole in memory
+//	TierUnmover      quixo, teeko         package tier                   a tier's solve lists every un-move
+//	                                                                     and drops those into other tiers
 //
 // A game implements an optional interface by having its methods: the
 // engines and the command find them with a type assertion. The helpers

@@ -152,3 +152,78 @@ func TestCheckOptional(t *testing.T) {
 		}
 	}
 }
+
+// spending is a tiered game for CheckTiers: position (k, p) has k tokens
+// and stands at p on a cycle of m points; a move steps along the cycle
+// (in the tier) or spends a token (into tier k-1). (0, 0) is lost. With
+// leak, TierUnmoves also lists the un-moves from tier k+1, outside the
+// tier.
+type spending struct {
+	m, tiers uint64
+	leak     bool
+}
+
+func (g spending) Size() uint64     { return g.m * g.tiers }
+func (g spending) MaxMoves() uint64 { return 2 }
+func (g spending) Classify(s uint64) implicit.Kind {
+	if s == 0 {
+		return implicit.TerminalLoss
+	}
+	return implicit.Inner
+}
+
+func (g spending) Moves(s uint64, dst []uint64) []uint64 {
+	if s == 0 {
+		return dst
+	}
+	k, p := s/g.m, s%g.m
+	dst = append(dst, k*g.m+(p+1)%g.m)
+	if k > 0 {
+		dst = append(dst, s-g.m)
+	}
+	return dst
+}
+
+func (g spending) Unmoves(t uint64, dst []uint64) []uint64 {
+	dst = g.TierUnmoves(t, false, dst)
+	if t/g.m+1 < g.tiers && !g.leak {
+		dst = append(dst, t+g.m)
+	}
+	return dst
+}
+
+func (g spending) TierUnmoves(t uint64, _ bool, dst []uint64) []uint64 {
+	k, p := t/g.m, t%g.m
+	if prev := k*g.m + (p+g.m-1)%g.m; prev != 0 {
+		dst = append(dst, prev)
+	}
+	if g.leak && k+1 < g.tiers {
+		dst = append(dst, t+g.m)
+	}
+	return dst
+}
+
+func (g spending) Tiers() []implicit.Tier {
+	var tiers []implicit.Tier
+	for k := range g.tiers {
+		t := implicit.Tier{Name: fmt.Sprintf("%d tokens", k), Start: k * g.m, End: (k + 1) * g.m}
+		if k > 0 {
+			t.Children = []int{int(k) - 1}
+		}
+		tiers = append(tiers, t)
+	}
+	return tiers
+}
+
+// TestCheckTiersUnmover checks that CheckTiers accepts a TierUnmover that
+// lists the un-moves inside a tier, and fails one that lists one outside.
+func TestCheckTiersUnmover(t *testing.T) {
+	var _ implicit.TierUnmover = spending{}
+	if err := gametest.CheckTiers(spending{m: 5, tiers: 4}, 100, 1); err != nil {
+		t.Fatalf("a correct game failed: %v", err)
+	}
+	err := gametest.CheckTiers(spending{m: 5, tiers: 4, leak: true}, 100, 1)
+	if err == nil || !strings.Contains(err.Error(), "TierUnmoves") {
+		t.Errorf("a TierUnmoves that leaves its tier: CheckTiers returned %v", err)
+	}
+}
