@@ -36,7 +36,7 @@
 //	                                                                     (decodes each again: slower)
 //	CanonicalMarker  quixo                NewClassSet (Compact, tier)    IsCanonical of each index (slower)
 //	ClassCounter     quixo, teeko         Compact's and Reduced's        the classes' moves are listed and
-//	                                      classify, tier                       ranked to be counted (slower start)
+//	                                      classify, tier                 ranked to be counted (slower start)
 //	PositionCounter  dobutsu; Compact     -stats, ReachableClasses       counts are of indices, not of
 //	                 passes it on                                        positions
 //	Sizer            graph; Compact       the memory plan, -max-memory   the game's own arrays are not
