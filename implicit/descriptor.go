@@ -25,6 +25,11 @@ type Descriptor struct {
 	// %d stands for the depth: {"Red %d", "Black %d", "Tie"}. A game
 	// without a start answers with the value of every index instead.
 	Answers [3]string
+	// Counts says that a game without a start answers with its counts
+	// ("N positions: W wins, L losses, D draws; max depth D"), as a tiered
+	// solve does, not with a line per index: for games whose indices no
+	// user would list one by one (a morris ending).
+	Counts bool
 	// Version numbers the game's index: databases record it, and one of
 	// another version (the positions numbered otherwise) is refused. 0
 	// until a game's index first changes.

@@ -22,7 +22,7 @@
 //	                                                                     -stats' reachable counts, play
 //	Describer        all                  -stats, query, play, web       positions are shown as "index N"
 //	Notation         all                  query, play, web, verify       positions are given by index only
-//	TurnedDescriber  dobutsu              query, play, web               the second player's positions show
+//	TurnedDescriber  dobutsu, morris      query, play, web               the second player's positions show
 //	                                                                     as the player to move sees them
 //	MoveCounter      dobutsu, graph,      every engine's classify        moves are listed to be counted
 //	                 pawns, police                                       (slower start)
@@ -41,9 +41,10 @@
 //	                 passes it on                                        positions
 //	Sizer            graph; Compact       the memory plan, -max-memory   the game's own arrays are not
 //	                                                                     counted against -max-memory
-//	Tiered           quixo, teeko         package tier, -tiered, -plan   the game is solved whole in memory
-//	TierUnmover      quixo, teeko         package tier                   a tier's solve lists every un-move
-//	                                                                     and drops those into other tiers
+//	Tiered           morris, quixo,       package tier, -tiered, -plan   the game is solved whole in memory
+//	                 teeko
+//	TierUnmover      morris, quixo,       package tier                   a tier's solve lists every un-move
+//	                 teeko                                               and drops those into other tiers
 //
 // A game implements an optional interface by having its methods: the
 // engines and the command find them with a type assertion. The helpers

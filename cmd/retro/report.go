@@ -196,10 +196,42 @@ func appendValueLine(line []byte, r *engine.Result, v uint64) []byte {
 	return append(line, '\n')
 }
 
+// counted is a solution's counts by value and its largest depth.
+type counted interface {
+	Size() uint64
+	Count(v engine.Value) uint64
+	MaxDepth() uint64
+}
+
+// writeCounts writes the answer of a game that answers with its counts:
+// "N positions: W wins, L losses, D draws; max depth D".
+func writeCounts(out io.Writer, r counted) error {
+	_, err := fmt.Fprintf(out, "%d positions: %d wins, %d losses, %d draws; max depth %d\n", r.Size()-r.Count(engine.Illegal),
+		r.Count(engine.Win), r.Count(engine.Loss), r.Count(engine.Draw), r.MaxDepth())
+	return err
+}
+
 // reportAll prints the value of every index of a game without a start (an
 // explicit graph): a line each, then the -stats block; or, with -json, the
-// summary with a "vertices" array.
+// summary with a "vertices" array. A game that answers with its counts
+// (Descriptor.Counts) prints them instead of the lines.
 func (c *solveRun) reportAll(out *bufio.Writer, g implicit.Game, r *engine.Result) error {
+	if c.desc.Counts && !c.json {
+		if err := writeCounts(out, r); err != nil {
+			return err
+		}
+		if c.stats {
+			s, err := c.summarize(g, r, nil, "")
+			if err != nil {
+				return err
+			}
+			if err := out.Flush(); err != nil {
+				return err
+			}
+			writeStats(c.env.stderr, s)
+		}
+		return nil
+	}
 	if c.json {
 		s, err := c.summarize(g, r, nil, "")
 		if err != nil {

@@ -143,9 +143,7 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 		defer cleanup()
 	}
 	if entry == nil {
-		_, err := fmt.Fprintf(out, "%d positions: %d wins, %d losses, %d draws; max depth %d\n", sol.Size()-sol.Count(engine.Illegal),
-			sol.Count(engine.Win), sol.Count(engine.Loss), sol.Count(engine.Draw), sol.MaxDepth())
-		return err
+		return writeCounts(out, sol)
 	}
 	v, depth, err := sol.Lookup(*entry)
 	if err != nil {

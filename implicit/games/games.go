@@ -13,6 +13,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/dobutsu"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/implicit/morris"
 	"github.com/retro-solver/retro/implicit/pawns"
 	"github.com/retro-solver/retro/implicit/police"
 	"github.com/retro-solver/retro/implicit/quixo"
@@ -23,6 +24,7 @@ import (
 var all = []*implicit.Descriptor{
 	&dobutsu.Descriptor,
 	&graph.Descriptor,
+	&morris.Descriptor,
 	&pawns.Descriptor,
 	&police.Descriptor,
 	&quixo.Descriptor,

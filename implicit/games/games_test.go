@@ -10,6 +10,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/games"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/implicit/morris"
 	"github.com/retro-solver/retro/implicit/pawns"
 	"github.com/retro-solver/retro/implicit/police"
 	"github.com/retro-solver/retro/implicit/quixo"
@@ -105,11 +106,14 @@ func FuzzParsePosition(f *testing.F) {
 	q, _ := quixo.New(3)
 	pw := pawns.New(pawns.Random(4, 4, 0.1, 1))
 	pl := police.New(police.Random(3, 4, 0.1, 0.1, 2))
-	gs := []implicit.Notation{q, pw, pl, graph.Random(10, 20, 1)}
+	mo, _ := morris.New(morris.Standard, 0)
+	me, _ := morris.New(morris.Lasker, 4)
+	gs := []implicit.Notation{q, pw, pl, graph.Random(10, 20, 1), mo, me}
 	for _, g := range gs {
 		f.Add(g.Describe(1))
 	}
 	f.Add("4 4\n@...\n.O..\n....\n....\nRed to move\n")
+	f.Add("W.W/.B./.../...W../.../B../... B 5 6")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, g := range gs {
 			i, err := g.ParsePosition(s)

@@ -1,0 +1,168 @@
+package morris
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// The 24 points, numbered in reading order: row 7 (top) to row 1, each row
+// left to right, as a position's text lists them.
+var pointNames = [24]string{
+	"a7", "d7", "g7",
+	"b6", "d6", "f6",
+	"c5", "d5", "e5",
+	"a4", "b4", "c4", "e4", "f4", "g4",
+	"c3", "d3", "e3",
+	"b2", "d2", "f2",
+	"a1", "d1", "g1",
+}
+
+// rowLengths is the number of points of each row, top to bottom.
+var rowLengths = [7]int{3, 3, 3, 6, 3, 3, 3}
+
+// lines are the 16 rows of three along the lines of the board: each
+// square's four sides, then the four spokes; diagonals are Morabaraba's
+// four more.
+var (
+	lines = [][3]int{
+		{0, 1, 2}, {2, 14, 23}, {21, 22, 23}, {0, 9, 21}, // outer square
+		{3, 4, 5}, {5, 13, 20}, {18, 19, 20}, {3, 10, 18}, // middle square
+		{6, 7, 8}, {8, 12, 17}, {15, 16, 17}, {6, 11, 15}, // inner square
+		{1, 4, 7}, {16, 19, 22}, {9, 10, 11}, {12, 13, 14}, // spokes
+	}
+	diagonals = [][3]int{{0, 3, 6}, {2, 5, 8}, {21, 18, 15}, {23, 20, 17}}
+)
+
+// full is the set of all 24 points.
+const full = 1<<24 - 1
+
+// board is a variant's geometry: the points next to each point, and the
+// mills, as sets of points (bit p for point p).
+type board struct {
+	adj     [24]uint32
+	mills   []uint32
+	millsAt [24][]uint32 // the mills through each point
+}
+
+func newBoard(withDiagonals bool) *board {
+	b := &board{}
+	ls := lines
+	if withDiagonals {
+		ls = append(append([][3]int{}, lines...), diagonals...)
+	}
+	for _, l := range ls {
+		m := uint32(1)<<l[0] | uint32(1)<<l[1] | uint32(1)<<l[2]
+		b.mills = append(b.mills, m)
+		for _, p := range l {
+			b.millsAt[p] = append(b.millsAt[p], m)
+		}
+		for k := range 2 {
+			b.adj[l[k]] |= 1 << l[k+1]
+			b.adj[l[k+1]] |= 1 << l[k]
+		}
+	}
+	return b
+}
+
+// closes says whether point p, one of set's, is in a mill of set's points.
+func (b *board) closes(set uint32, p int) bool {
+	for _, m := range b.millsAt[p] {
+		if set&m == m {
+			return true
+		}
+	}
+	return false
+}
+
+// inMills returns the points of set that lie in a mill of set's points.
+func (b *board) inMills(set uint32) uint32 {
+	var in uint32
+	for _, m := range b.mills {
+		if set&m == m {
+			in |= m
+		}
+	}
+	return in
+}
+
+// removable returns the stones of set that a mill against it may remove:
+// those in no mill, or all of them if every one is in a mill.
+func (b *board) removable(set uint32) uint32 {
+	if free := set &^ b.inMills(set); free != 0 {
+		return free
+	}
+	return set
+}
+
+// pointOf returns the number of a point's name ("d7"), or an error.
+func pointOf(name string) (int, error) {
+	for p, n := range pointNames {
+		if n == name {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("no point %q", name)
+}
+
+// choose[n][k] is the binomial coefficient, for n and k up to 24.
+var choose [25][25]uint64
+
+func init() {
+	for n := range 25 {
+		choose[n][0] = 1
+		for k := 1; k <= n; k++ {
+			choose[n][k] = choose[n-1][k-1] + choose[n-1][k]
+		}
+	}
+}
+
+// rank returns the rank of set among the sets of as many points, in
+// colexicographic order: the sum of C(p, i+1) over its i-th point p.
+func rank(set uint32) uint64 {
+	var r uint64
+	for i := 1; set != 0; i++ {
+		r += choose[bits.TrailingZeros32(set)][i]
+		set &= set - 1
+	}
+	return r
+}
+
+// unrank returns the set of k points below n of rank r (see rank).
+func unrank(r uint64, k, n int) uint32 {
+	var set uint32
+	for i := k; i > 0; i-- {
+		p := i - 1
+		for p+1 < n && choose[p+1][i] <= r {
+			p++
+		}
+		r -= choose[p][i]
+		set |= 1 << p
+	}
+	return set
+}
+
+// compress returns set (disjoint from taken) with the points of taken
+// squeezed out: point p becomes p less the points of taken below it.
+func compress(set, taken uint32) uint32 {
+	var c uint32
+	for s := set; s != 0; s &= s - 1 {
+		p := bits.TrailingZeros32(s)
+		c |= 1 << (p - bits.OnesCount32(taken&(1<<p-1)))
+	}
+	return c
+}
+
+// expand is compress's inverse: the points of c placed on the points not
+// in taken, in order.
+func expand(c, taken uint32) uint32 {
+	var set uint32
+	free := full &^ taken
+	q := 0
+	for f := free; f != 0 && c>>q != 0; f &= f - 1 {
+		if c>>q&1 != 0 {
+			set |= f & -f
+		}
+		q++
+	}
+	return set
+}

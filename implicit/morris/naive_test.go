@@ -1,0 +1,304 @@
+package morris
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/internal/testsize"
+)
+
+// A naive reference for the endings, written apart from the package: its
+// own board (points by name, lines as lists of names), a position as an
+// array of 24 cells, every move listed by looking at every cell, and the
+// fixpoint iteration over all positions (pass n decides the positions
+// whose value and depth n follow from those decided before).
+
+var naiveLines = []string{
+	"a7 d7 g7", "b6 d6 f6", "c5 d5 e5", "a4 b4 c4", "e4 f4 g4", "c3 d3 e3", "b2 d2 f2", "a1 d1 g1",
+	"a7 a4 a1", "b6 b4 b2", "c5 c4 c3", "d7 d6 d5", "d3 d2 d1", "e5 e4 e3", "f6 f4 f2", "g7 g4 g1",
+}
+
+type naiveBoard struct {
+	names []string
+	index map[string]int
+	mills [][3]int
+	near  [24][24]bool
+}
+
+func newNaiveBoard() *naiveBoard {
+	nb := &naiveBoard{index: map[string]int{}}
+	// Reading order: row 7 to row 1, columns a to g.
+	for row := 7; row >= 1; row-- {
+		for col := 'a'; col <= 'g'; col++ {
+			name := fmt.Sprintf("%c%d", col, row)
+			for _, l := range naiveLines {
+				if strings.Contains(l, name) {
+					nb.index[name] = len(nb.names)
+					nb.names = append(nb.names, name)
+					break
+				}
+			}
+		}
+	}
+	for _, l := range naiveLines {
+		f := strings.Fields(l)
+		m := [3]int{nb.index[f[0]], nb.index[f[1]], nb.index[f[2]]}
+		nb.mills = append(nb.mills, m)
+		nb.near[m[0]][m[1]], nb.near[m[1]][m[0]] = true, true
+		nb.near[m[1]][m[2]], nb.near[m[2]][m[1]] = true, true
+	}
+	return nb
+}
+
+// cells: 0 empty, 1 the player to move, 2 the other.
+type naivePos [24]int8
+
+func (nb *naiveBoard) inMill(c *naivePos, p int) bool {
+	for _, m := range nb.mills {
+		if (m[0] == p || m[1] == p || m[2] == p) && c[m[0]] == c[p] && c[m[1]] == c[p] && c[m[2]] == c[p] {
+			return true
+		}
+	}
+	return false
+}
+
+func count(c *naivePos, who int8) int {
+	n := 0
+	for _, x := range c {
+		if x == who {
+			n++
+		}
+	}
+	return n
+}
+
+// moves lists the positions after each move of the player to move (no
+// stones in hand), as the next player sees them.
+func (nb *naiveBoard) moves(c naivePos) []naivePos {
+	var out []naivePos
+	mine := count(&c, 1)
+	for from := range 24 {
+		if c[from] != 1 {
+			continue
+		}
+		for to := range 24 {
+			if c[to] != 0 || (mine > 3 && !nb.near[from][to]) {
+				continue
+			}
+			next := c
+			next[from], next[to] = 0, 1
+			if nb.inMill(&next, to) && count(&next, 2) > 0 {
+				allInMills := true
+				for r := range 24 {
+					if next[r] == 2 && !nb.inMill(&next, r) {
+						allInMills = false
+					}
+				}
+				for r := range 24 {
+					if next[r] == 2 && (allInMills || !nb.inMill(&next, r)) {
+						after := next
+						after[r] = 0
+						out = append(out, swap(after))
+					}
+				}
+				continue
+			}
+			out = append(out, swap(next))
+		}
+	}
+	return out
+}
+
+func swap(c naivePos) naivePos {
+	for i, x := range c {
+		if x != 0 {
+			c[i] = 3 - x
+		}
+	}
+	return c
+}
+
+func key(c naivePos) [2]uint32 {
+	var k [2]uint32
+	for i, x := range c {
+		if x != 0 {
+			k[x-1] |= 1 << i
+		}
+	}
+	return k
+}
+
+// naiveSolve solves every position with at most max stones a side on the
+// board, the player who moved last having at least three, and returns
+// each one's value and depth by its cells. Positions are numbered by the
+// lexicographic place of each side's set among all sets of at most max
+// points; each pass lists the moves of the positions still open.
+func naiveSolve(nb *naiveBoard, max int) map[[2]uint32][2]int {
+	var sets []uint32
+	var gen func(set uint32, p, left int)
+	gen = func(set uint32, p, left int) {
+		if p == 24 {
+			sets = append(sets, set)
+			return
+		}
+		gen(set, p+1, left)
+		if left > 0 {
+			gen(set|1<<p, p+1, left-1)
+		}
+	}
+	gen(0, 0, max)
+	place := make(map[uint32]int, len(sets))
+	for i, s := range sets {
+		place[s] = i
+	}
+	ns := len(sets)
+	const open, lost, won = 0, 1, 2
+	state := make([]int8, ns*ns) // by mover's set * ns + other's set
+	depth := make([]int16, ns*ns)
+	var todo []int
+	cellsOf := func(i int) naivePos {
+		var c naivePos
+		for p := range 24 {
+			if sets[i/ns]>>p&1 != 0 {
+				c[p] = 1
+			}
+			if sets[i%ns]>>p&1 != 0 {
+				c[p] = 2
+			}
+		}
+		return c
+	}
+	for i := range state {
+		x, o := sets[i/ns], sets[i%ns]
+		if x&o != 0 || count3(o) < 3 {
+			state[i] = -1 // not a position
+			continue
+		}
+		if count3(x) < 3 || len(nb.moves(cellsOf(i))) == 0 {
+			state[i] = lost // over, or blocked: lost at depth 0
+			continue
+		}
+		todo = append(todo, i)
+	}
+	indexOf := func(c naivePos) int {
+		k := key(c)
+		return place[k[0]]*ns + place[k[1]]
+	}
+	// Each pass reads what the passes before it decided and decides the
+	// positions it can, in parallel chunks that write only their own lists.
+	type decision struct {
+		i     int
+		state int8
+	}
+	workers := runtime.GOMAXPROCS(0)
+	for pass := int16(1); len(todo) > 0; pass++ {
+		chunk := (len(todo) + workers - 1) / workers
+		found := make([][]decision, workers)
+		left := make([][]int, workers)
+		var wg sync.WaitGroup
+		for w := range workers {
+			part := todo[min(w*chunk, len(todo)):min((w+1)*chunk, len(todo))]
+			wg.Go(func() {
+				for _, i := range part {
+					win, allWins := false, true
+					for _, m := range nb.moves(cellsOf(i)) {
+						j := indexOf(m)
+						if state[j] == lost {
+							win = true
+						}
+						if state[j] != won {
+							allWins = false
+						}
+					}
+					switch {
+					case win:
+						found[w] = append(found[w], decision{i, won})
+					case allWins:
+						found[w] = append(found[w], decision{i, lost})
+					default:
+						left[w] = append(left[w], i)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		n := 0
+		for w := range workers {
+			for _, d := range found[w] {
+				state[d.i], depth[d.i] = d.state, pass
+				n++
+			}
+		}
+		if n == 0 {
+			break
+		}
+		todo = slices.Concat(left...)
+	}
+	val := map[[2]uint32][2]int{}
+	for i, st := range state {
+		switch st {
+		case won:
+			val[[2]uint32{sets[i/ns], sets[i%ns]}] = [2]int{1, int(depth[i])}
+		case lost:
+			val[[2]uint32{sets[i/ns], sets[i%ns]}] = [2]int{0, int(depth[i])}
+		}
+	}
+	return val
+}
+
+func count3(s uint32) int {
+	n := 0
+	for ; s != 0; s &= s - 1 {
+		n++
+	}
+	return n
+}
+
+// TestNaiveEnding solves the standard game's ending with at most three
+// stones a side (flights, mills, removals, every position) both ways and
+// compares every position's value and depth.
+func TestNaiveEnding(t *testing.T) {
+	testsize.SkipUnlessLong(t)
+	g, err := New(Standard, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := engine.Parallel(context.Background(), g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := newNaiveBoard()
+	want := naiveSolve(nb, 3)
+	if uint64(len(want)) > g.Size() {
+		t.Fatalf("the naive solver has %d positions, the game %d indices", len(want), g.Size())
+	}
+	var wins, losses, draws int
+	for s := range g.Size() {
+		_, mover, other := g.decode(s)
+		v, ok := want[[2]uint32{mover, other}]
+		got, d := r.Value(s), r.Depth(s)
+		switch {
+		case !ok && got != engine.Draw:
+			t.Fatalf("%s: %v %d, the naive solver a draw", g.Describe(s), got, d)
+		case ok && v[0] == 1 && (got != engine.Win || d != uint64(v[1])):
+			t.Fatalf("%s: %v %d, the naive solver a win in %d", g.Describe(s), got, d, v[1])
+		case ok && v[0] == 0 && (got != engine.Loss || d != uint64(v[1])):
+			t.Fatalf("%s: %v %d, the naive solver a loss in %d", g.Describe(s), got, d, v[1])
+		}
+		switch got {
+		case engine.Win:
+			wins++
+		case engine.Loss:
+			losses++
+		default:
+			draws++
+		}
+	}
+	t.Logf("%d positions: %d wins, %d losses, %d draws; max depth %d", g.Size(), wins, losses, draws, r.MaxDepth())
+}
