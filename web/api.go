@@ -84,10 +84,10 @@ func (s *Server) position(g *Game, p uint64, turn query.Turn) (*positionJSON, er
 	}
 	text := query.OneLineAt(g.Solved.Game, p, turn)
 	j := &positionJSON{Position: text, Index: p, Value: e.Name(), Depth: e.DepthOf(),
-		Board: parseBoard(text), Moves: make([]moveJSON, 0, len(moves))}
+		Board: boardOf(g.Kind, text), Moves: make([]moveJSON, 0, len(moves))}
 	for _, m := range moves {
 		mt := query.OneLineAt(g.Solved.Game, m.To, turn.Next())
-		changed, cells := j.Board.changed(parseBoard(mt))
+		changed, cells := j.Board.changed(boardOf(g.Kind, mt))
 		if len(mt) > MaxMoveText {
 			mt = ""
 		}

@@ -14,6 +14,53 @@ type board struct {
 	Caption string   `json:"caption"`
 }
 
+// boardOf returns the board the page draws for a position of a game of
+// the given kind: a layout of the game's own (layouts), or parseBoard's
+// rows and caption.
+func boardOf(kind, text string) *board {
+	if layout, ok := layouts[kind]; ok {
+		if b := layout(text); b != nil {
+			return b
+		}
+	}
+	return parseBoard(text)
+}
+
+// layouts place the points of games whose boards are not rows of cells on
+// a grid, by game: the page draws the grid's cells that are points, and
+// the game's lines between them.
+var layouts = map[string]func(text string) *board{"morris": morrisBoard}
+
+// morrisColumns gives, for each of the seven rows of a morris position
+// (row 7 first), the columns of the 7 x 7 grid (a to g) its points stand
+// on (docs/formats.md, morris).
+var morrisColumns = [7][]int{{0, 3, 6}, {1, 3, 5}, {2, 3, 4}, {0, 1, 2, 4, 5, 6}, {2, 3, 4}, {1, 3, 5}, {0, 3, 6}}
+
+// morrisBoard places a morris position ("W.B/.../... W 0 0") on the 7 x 7
+// grid, '+' where there is no point; nil if the text is not one.
+func morrisBoard(text string) *board {
+	fields := strings.Fields(text)
+	if len(fields) < 2 {
+		return nil
+	}
+	rows := strings.Split(fields[0], "/")
+	if len(rows) != 7 {
+		return nil
+	}
+	b := &board{Caption: strings.Join(fields[1:], " ")}
+	for r, row := range rows {
+		if len(row) != len(morrisColumns[r]) {
+			return nil
+		}
+		line := []byte("+++++++")
+		for k, c := range morrisColumns[r] {
+			line[c] = row[k]
+		}
+		b.Rows = append(b.Rows, string(line))
+	}
+	return b
+}
+
 // parseBoard splits a position's one-line text (lines joined by '/') into
 // its rows and its caption. Lines with a space in them are words, not
 // rows: those after the rows are the caption, those before (a board's

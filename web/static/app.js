@@ -77,7 +77,28 @@ const cellStyles = {
     [ch, { piece: "disk", fill: "#c8a165", label: ch }],
     [ch.toLowerCase(), { piece: "disk", fill: "#5b3a1e", label: ch.toLowerCase() }],
   ])),
+  // Morris: the server places the 24 points on a 7 x 7 grid, "+" where
+  // there is none; the lines are drawn under them (boardLines).
+  morris: { W: { piece: "disk", fill: "#fafafa", ring: "#222", point: true }, B: { piece: "disk", fill: "#222", point: true },
+    ".": { point: true }, "+": { none: true } },
 };
+
+// boardLines are the lines of the games whose boards are points joined by
+// lines, as [row, column] pairs of the grid the server places them on:
+// morris's three squares and four spokes, and Morabaraba's diagonals.
+function boardLines(kind) {
+  if (kind !== "morris") return [];
+  const lines = [];
+  for (const k of [0, 1, 2]) {
+    const a = k, b = 6 - k;
+    lines.push([[a, a], [a, b]], [[a, b], [b, b]], [[b, b], [b, a]], [[b, a], [a, a]]);
+  }
+  lines.push([[0, 3], [2, 3]], [[4, 3], [6, 3]], [[3, 0], [3, 2]], [[3, 4], [3, 6]]);
+  if (state.game && /variant=mora/.test(state.game.title)) {
+    lines.push([[0, 0], [2, 2]], [[0, 6], [2, 4]], [[6, 0], [4, 2]], [[6, 6], [4, 4]]);
+  }
+  return lines;
+}
 
 // drawGrid draws rows of cells into svg, cell pixels each, and returns a
 // function that gives the centre of a cell.
@@ -88,14 +109,26 @@ function drawGrid(svg, kind, rows, cell) {
   svg.setAttribute("width", w * cell);
   svg.setAttribute("height", h * cell);
   const gap = cell >= 12 ? 1 : 0;
+  const at = (r, c) => [c * cell + cell / 2, r * cell + cell / 2];
+  for (const [[r1, c1], [r2, c2]] of boardLines(kind)) {
+    const [x1, y1] = at(r1, c1), [x2, y2] = at(r2, c2);
+    svg.append(el("svg:line", { x1, y1, x2, y2, stroke: "#555", "stroke-width": Math.max(cell / 16, 1) }));
+  }
   // Pieces go over every cell: on small cells they are drawn larger.
   const pieces = el("svg:g");
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
       const ch = rows[r][c];
       const st = styles[ch] || (ch === "." ? {} : { label: ch });
+      if (st.none) continue;
+      // A point of a board of lines is a dot on them, inside a cell
+      // drawn only to be outlined (a move's changes).
       svg.append(el("svg:rect", { x: c * cell + gap, y: r * cell + gap, width: cell - 2 * gap, height: cell - 2 * gap,
-        fill: st.bg || "var(--cell)", rx: cell / 10, "data-cell": `${r},${c}` }));
+        fill: st.point ? "none" : st.bg || "var(--cell)", rx: cell / 10, "data-cell": `${r},${c}` }));
+      if (st.point) {
+        const [px, py] = at(r, c);
+        svg.append(el("svg:circle", { cx: px, cy: py, r: Math.max(cell * 0.1, 2), fill: "#555" }));
+      }
       // On a large board's small cells, pieces stay big enough to see.
       const cx = c * cell + cell / 2, cy = r * cell + cell / 2, rad = Math.max(cell * 0.36, st.label ? 6 : 0);
       if (st.piece === "disk") {
@@ -114,7 +147,7 @@ function drawGrid(svg, kind, rows, cell) {
     }
   }
   svg.append(pieces);
-  return (r, c) => [c * cell + cell / 2, r * cell + cell / 2];
+  return at;
 }
 
 // target is the cell a move lands on when it changes at most two cells (a
@@ -135,7 +168,7 @@ function after(rows, m) {
 // stepGames are the games whose moves drop a piece or move one from a cell
 // to another, so that a move is shown by the cell it lands on (a Quixo move
 // pushes a whole line: its list entry shows it).
-const stepGames = new Set(["teeko", "pawns", "police", "dobutsu"]);
+const stepGames = new Set(["teeko", "pawns", "police", "dobutsu", "morris"]);
 
 // drawBoard draws the current position and, over it, each move that lands
 // on one cell as a dot coloured by its worth (the best one per cell).
