@@ -127,16 +127,19 @@ func rank(set uint32) uint64 {
 	return r
 }
 
-// unrank returns the set of k points below n of rank r (see rank).
+// unrank returns the set of k points below n of rank r (see rank): its
+// highest point is the largest p with C(p, k) <= r, and so on down, each
+// found below the one before in one downward scan.
 func unrank(r uint64, k, n int) uint32 {
 	var set uint32
+	p := n - 1
 	for i := k; i > 0; i-- {
-		p := i - 1
-		for p+1 < n && choose[p+1][i] <= r {
-			p++
+		for choose[p][i] > r {
+			p--
 		}
 		r -= choose[p][i]
 		set |= 1 << p
+		p--
 	}
 	return set
 }

@@ -2,6 +2,7 @@ package morris
 
 import (
 	"context"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -95,6 +96,24 @@ func TestTieredEqualsSequential(t *testing.T) {
 		v, d, err := sol.Lookup(s)
 		if err != nil || v != want.Value(s) || d != want.Depth(s) {
 			t.Fatalf("%s: tiered %v %d (%v), sequential %v %d", g.Describe(s), v, d, err, want.Value(s), want.Depth(s))
+		}
+	}
+}
+
+// TestRank ranks and unranks every set of up to 4 points, and samples of
+// larger ones, both ways.
+func TestRank(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for k := 0; k <= 12; k++ {
+		for i := uint64(0); i < min(choose[24][k], 20000); i++ {
+			j := i
+			if choose[24][k] > 20000 {
+				j = r.Uint64N(choose[24][k])
+			}
+			set := unrank(j, k, 24)
+			if bits.OnesCount32(set) != k || set>>24 != 0 || rank(set) != j {
+				t.Fatalf("k %d: unrank(%d) = %b, ranked back %d", k, j, set, rank(set))
+			}
 		}
 	}
 }
