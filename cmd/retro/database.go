@@ -262,15 +262,17 @@ func fitValues(e *env, tab *db.Table, workers int, limit uint64, progress bool) 
 	if held+tab.LoadBytes() <= limit {
 		return tab.Load(e.ctx, workers)
 	}
-	least := held + db.MinCacheBlocks*tab.BlockBytes()
+	// The blocks read are garbage until the collector runs (their
+	// compressed bytes, the decompressor's buffers; the runtime's soft limit
+	// makes it run more often near the limit, less so on a busy machine): a
+	// tenth of what is left is kept for them, 4 MiB at least.
+	reserve := max((limit-min(limit, held))/10, 4<<20)
+	least := held + reserve + db.MinCacheBlocks*tab.BlockBytes()
 	if least > limit {
 		return fmt.Errorf("verify: -max-memory %s: reading %d positions a block at a time needs at least %s (the game's tables, the workers' blocks and a cache of %d blocks)",
 			text.HumanBytes(limit), tab.Size(), text.HumanBytes(least), db.MinCacheBlocks)
 	}
-	// Blocks dropped from the cache are garbage until the collector runs
-	// (the runtime's soft limit makes it run more often near the limit):
-	// a tenth of what is left is kept for them.
-	cache := (limit - held) / 10 * 9
+	cache := limit - held - reserve
 	tab.SetCacheBytes(cache)
 	if progress {
 		fmt.Fprintf(e.stderr, "retro: verify: the values (%s decompressed) do not fit in %s: reading them a block at a time through a cache of %s\n",

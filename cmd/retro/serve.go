@@ -162,7 +162,8 @@ func serveGames(paths []string, e *env) ([]*web.Game, func(), error) {
 // holds at most -max-memory: what the process holds now (the games'
 // tables, its code), then for each database a block being read beside its
 // cache and its decompressor's state, and an equal share of the rest for
-// each cache, less a tenth for the garbage of the requests under way.
+// each cache, less a tenth (4 MiB at least) for the garbage of the requests
+// under way and of the blocks dropped.
 // Without -max-memory each cache keeps its default bound.
 func shareCaches(games []*web.Game, maxMemory byteSize) error {
 	limit := churnLimit(maxMemory)
@@ -184,7 +185,9 @@ func shareCaches(games []*web.Game, maxMemory byteSize) error {
 	for _, t := range tables {
 		need -= db.MinCacheBlocks * t.BlockBytes()
 	}
-	share := (limit - need) / 10 * 9 / uint64(max(len(tables), 1))
+	room := limit - need
+	room -= min(room, max(room/10, 4<<20)) // for the garbage of requests and dropped blocks
+	share := room / uint64(max(len(tables), 1))
 	for _, t := range tables {
 		t.SetCacheBytes(min(share, db.DefaultCacheBytes))
 	}
