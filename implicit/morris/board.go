@@ -169,3 +169,67 @@ func expand(c, taken uint32) uint32 {
 	}
 	return set
 }
+
+// The 16 symmetries of the board: the 8 of the square (on the points'
+// places in a 7 x 7 grid, columns a-g and rows 7-1) times the swap of the
+// inner and outer squares. Each maps lines to lines and mills to mills,
+// Morabaraba's diagonals included (a7-b6-c5 onto c5-b6-a7).
+var symmetries [16][24]int
+
+// symmetryTables[k][j][b] is the image under symmetry k of the points of
+// byte j of a set whose bits are b.
+var symmetryTables [16][3][256]uint32
+
+func init() {
+	var grid [24][2]int // each point's row and column in the grid, row 7 first
+	at := map[[2]int]int{}
+	for p, name := range pointNames {
+		grid[p] = [2]int{int('7' - name[1]), int(name[0] - 'a')}
+		at[grid[p]] = p
+	}
+	square := func(k int, r, c int) (int, int) {
+		for range k % 4 { // a quarter turn
+			r, c = c, 6-r
+		}
+		if k >= 4 { // then a mirror
+			c = 6 - c
+		}
+		return r, c
+	}
+	swapRings := func(r, c int) (int, int) {
+		ring := min(r, c, 6-r, 6-c) // 0 outer, 1 middle, 2 inner
+		half := 3 - ring            // the ring's half side
+		scale := func(x int) int { return 3 + (x-3)/half*(3-(2-ring)) }
+		return scale(r), scale(c)
+	}
+	for k := range 16 {
+		for p := range 24 {
+			r, c := square(k%8, grid[p][0], grid[p][1])
+			if k >= 8 {
+				r, c = swapRings(r, c)
+			}
+			q, ok := at[[2]int{r, c}]
+			if !ok {
+				panic(fmt.Sprintf("morris: symmetry %d maps %s off the board", k, pointNames[p]))
+			}
+			symmetries[k][p] = q
+		}
+		for j := range 3 {
+			for b := range 256 {
+				var img uint32
+				for i := range 8 {
+					if b>>i&1 != 0 {
+						img |= 1 << symmetries[k][8*j+i]
+					}
+				}
+				symmetryTables[k][j][b] = img
+			}
+		}
+	}
+}
+
+// image returns the image of set under symmetry k.
+func image(k int, set uint32) uint32 {
+	t := &symmetryTables[k]
+	return t[0][set&0xff] | t[1][set>>8&0xff] | t[2][set>>16&0xff]
+}

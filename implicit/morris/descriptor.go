@@ -37,9 +37,12 @@ whole game does not.
 			if err != nil {
 				return nil, err
 			}
-			game := implicit.Game(g)
-			if !g.HasStart() {
-				game = ending{g}
+			// Every position is solved, not one per class: the counts are
+			// of positions, and the whole game's tiers are beyond the 2^32
+			// positions a tier of classes may have (see whole).
+			game := implicit.Game(ending{g})
+			if g.HasStart() {
+				game = whole{ending{g}, g.Start()}
 			}
 			return []implicit.Instance{{Game: func() implicit.Game { return game }}}, nil
 		}
@@ -49,9 +52,20 @@ whole game does not.
 	Version: 1,
 }
 
-// ending is an ending of the game, which has no start: the answer is its
-// counts.
+// ending is the game as the command solves it: every position, without
+// its symmetries (Game is implicit.Symmetric, and its classes agree with
+// its positions, but its tiers of classes would pass 2^32 positions in the
+// whole game, and an ending's counts would be of classes); without a
+// start, an ending's answer is its counts.
 type ending struct{ endingGame }
+
+// whole is the whole game, from its start.
+type whole struct {
+	ending
+	start uint64
+}
+
+func (w whole) Start() uint64 { return w.start }
 
 type endingGame interface {
 	implicit.Tiered

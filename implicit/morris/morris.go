@@ -517,3 +517,26 @@ func (g *Game) ParsePosition(text string) (uint64, error) {
 	}
 	return i, nil
 }
+
+// Canonical returns the representative of s's class under the board's 16
+// symmetries (implicit.Symmetric): the image whose mover's stones, then
+// other's, read as the number mover<<24 | other are smallest. It lies in
+// s's block: the counts do not change.
+func (g *Game) Canonical(s uint64) uint64 {
+	bi, mover, other := g.decode(s)
+	best := uint64(mover)<<24 | uint64(other)
+	for k := 1; k < 16; k++ {
+		if key := uint64(image(k, mover))<<24 | uint64(image(k, other)); key < best {
+			best = key
+		}
+	}
+	if best == uint64(mover)<<24|uint64(other) {
+		return s
+	}
+	bl := &g.blocks[bi]
+	m, o := uint32(best>>24), uint32(best&full)
+	return bl.start + rank(m)*bl.per + rank(compress(o, m))
+}
+
+// IsCanonical says whether s is its class's representative.
+func (g *Game) IsCanonical(s uint64) bool { return g.Canonical(s) == s }

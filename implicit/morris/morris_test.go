@@ -4,10 +4,12 @@ import (
 	"context"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/gametest"
 	"github.com/retro-solver/retro/internal/testsize"
 	"github.com/retro-solver/retro/tier"
@@ -113,6 +115,72 @@ func TestRank(t *testing.T) {
 			set := unrank(j, k, 24)
 			if bits.OnesCount32(set) != k || set>>24 != 0 || rank(set) != j {
 				t.Fatalf("k %d: unrank(%d) = %b, ranked back %d", k, j, set, rank(set))
+			}
+		}
+	}
+}
+
+// TestSymmetries checks that each of the 16 symmetries is a permutation of
+// the points that maps the lines onto lines and the mills onto mills, on
+// both boards, and that the 16 are distinct.
+func TestSymmetries(t *testing.T) {
+	seen := map[[24]int]bool{}
+	for k, perm := range symmetries {
+		if seen[perm] {
+			t.Fatalf("symmetry %d repeats another", k)
+		}
+		seen[perm] = true
+		var onto uint32
+		for _, q := range perm {
+			onto |= 1 << q
+		}
+		if onto != full {
+			t.Fatalf("symmetry %d is not a permutation: %v", k, perm)
+		}
+		for _, diagonals := range []bool{false, true} {
+			b := newBoard(diagonals)
+			for p := range 24 {
+				if image(k, b.adj[p]) != b.adj[perm[p]] {
+					t.Errorf("symmetry %d (diagonals %v): the neighbours of %s go to %b, not %s's", k, diagonals, pointNames[p], image(k, b.adj[p]), pointNames[perm[p]])
+				}
+			}
+			for _, m := range b.mills {
+				if !slices.Contains(b.mills, image(k, m)) {
+					t.Errorf("symmetry %d (diagonals %v): mill %b goes to %b, no mill", k, diagonals, m, image(k, m))
+				}
+			}
+		}
+	}
+}
+
+// TestClassesAgree solves the ending with at most three stones a side
+// over its classes (the 16 symmetries) and over every position: each
+// position's value and depth are its class's.
+func TestClassesAgree(t *testing.T) {
+	variants := []Variant{Standard}
+	if testsize.Long() {
+		variants = append(variants, Morabaraba)
+	}
+	for _, v := range variants {
+		g, err := New(v, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		all, err := engine.Parallel(ctx, g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := implicit.NewCompact(g)
+		classes, err := engine.Parallel(ctx, c, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d positions, %d classes", v.Name, g.Size(), c.Size())
+		for s := range g.Size() {
+			i := c.Index(s)
+			if all.Value(s) != classes.Value(i) || all.Depth(s) != classes.Depth(i) {
+				t.Fatalf("%s %s: %v %d, its class %v %d", v.Name, g.Describe(s), all.Value(s), all.Depth(s), classes.Value(i), classes.Depth(i))
 			}
 		}
 	}
