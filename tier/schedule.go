@@ -32,31 +32,32 @@ type finished struct {
 	err     error
 }
 
-// schedule solves every tier, each after its children: a large tier alone
-// on all the workers, small ones side by side, one worker each, as long as
-// workers are free. order (children first) says which of the ready tiers
-// goes first. The tiers' files do not depend on the schedule: each tier's
-// solve gives the same values whatever its number of workers.
+// schedule solves every tier, each after its children, with the
+// bookkeeping of SolveShared's manager (which tiers are ready, which no
+// parent needs any more): a large tier alone on all the workers, small
+// ones side by side, one worker each, as long as workers are free. Of the
+// ready tiers, the first in order (children first) goes first, which
+// measured about 5% faster on Quixo 4 x 4 than the manager's heaviest
+// chain first (tier.BenchmarkQuixo4, 4 runs each). The
+// tiers' files do not depend on the schedule: each tier's solve gives the
+// same values whatever its number of workers.
 func (s *solver) schedule(ctx context.Context, order []int) error {
 	workers := parallel.Workers(s.o.Engine.Workers)
+	m := newManager(s.tiers, order, 1)
+	closed := 0                       // m.retired[:closed] are closed
 	rank := make([]int, len(s.tiers)) // rank[k]: k's place in order
 	for i, k := range order {
 		rank[k] = i
 	}
-	waiting := make([]int, len(s.tiers)) // waiting[k]: k's children not yet solved
-	parentsOf := make([][]int, len(s.tiers))
-	var ready []int // tiers whose children are solved, in the order of rank
-	for k, t := range s.tiers {
-		waiting[k] = len(t.Children)
-		for _, c := range t.Children {
-			parentsOf[c] = append(parentsOf[c], k)
+	first := func() int { // the place in m.ready of the first ready tier in order
+		best := 0
+		for i, k := range m.ready {
+			if rank[k] < rank[m.ready[best]] {
+				best = i
+			}
 		}
-		if waiting[k] == 0 {
-			ready = append(ready, k)
-		}
+		return best
 	}
-	byRank := func(a, b int) int { return rank[a] - rank[b] }
-	slices.SortFunc(ready, byRank)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -68,13 +69,14 @@ func (s *solver) schedule(ctx context.Context, order []int) error {
 		total += t.Size()
 	}
 	start := time.Now()
-	for n := 0; n < len(s.tiers); {
+	for m.done < len(s.tiers) {
 		// Start what may start: the first ready tier, alone if it is
 		// large (or the only one ready), otherwise on one free worker.
-		for firstErr == nil && len(ready) > 0 {
-			k := ready[0]
+		for firstErr == nil && len(m.ready) > 0 {
+			i := first()
+			k := m.ready[i]
 			w := 1
-			if !small(s.tiers[k], workers) || (len(ready) == 1 && running == 0) {
+			if !small(s.tiers[k], workers) || (len(m.ready) == 1 && running == 0) {
 				if running > 0 {
 					break
 				}
@@ -82,7 +84,7 @@ func (s *solver) schedule(ctx context.Context, order []int) error {
 			} else if busy >= workers {
 				break
 			}
-			ready = ready[1:]
+			m.ready = slices.Delete(m.ready, i, i+1)
 			busy += w
 			running++
 			go func() {
@@ -105,7 +107,7 @@ func (s *solver) schedule(ctx context.Context, order []int) error {
 			}
 			continue
 		}
-		n++
+		m.finish(f.k)
 		done += t.Size()
 		if !f.resumed {
 			solvedHere += t.Size()
@@ -118,23 +120,18 @@ func (s *solver) schedule(ctx context.Context, order []int) error {
 			if f.resumed {
 				how = "already done in " + s.o.Dir
 			}
-			fmt.Fprintln(s.o.Progress, progressLine(n, len(s.tiers), t, how, done, solvedHere, total, time.Since(start)))
+			fmt.Fprintln(s.o.Progress, progressLine(m.done, len(s.tiers), t, how, done, solvedHere, total, time.Since(start)))
 		}
 		// A child whose parents are all solved is closed: its pages go.
 		s.mu.Lock()
-		for _, c := range t.Children {
-			if s.parents[c]--; s.parents[c] == 0 && s.stores[c] != nil {
+		for _, c := range m.retired[closed:] {
+			if s.stores[c] != nil {
 				s.stores[c].close()
 				s.stores[c] = nil
 			}
 		}
 		s.mu.Unlock()
-		for _, p := range parentsOf[f.k] {
-			if waiting[p]--; waiting[p] == 0 {
-				i, _ := slices.BinarySearchFunc(ready, p, byRank)
-				ready = slices.Insert(ready, i, p)
-			}
-		}
+		closed = len(m.retired)
 	}
 	return firstErr
 }

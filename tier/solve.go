@@ -68,14 +68,8 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 	if err := prepareDir(o.Dir, manifest{Format: storeVersion, Fingerprint: o.Fingerprint, Tiers: len(tiers), Size: g.Size()}); err != nil {
 		return nil, err
 	}
-	s := &solver{g: g, tiers: tiers, o: o, fp: checksum([]byte(o.Fingerprint)), stores: make([]*store, len(tiers)),
-		parents: make([]int, len(tiers))}
+	s := &solver{g: g, tiers: tiers, o: o, fp: checksum([]byte(o.Fingerprint)), stores: make([]*store, len(tiers))}
 	s.sym, _ = g.(implicit.Symmetric)
-	for _, t := range tiers {
-		for _, c := range t.Children {
-			s.parents[c]++
-		}
-	}
 	defer s.closeAll()
 	if err := s.schedule(ctx, order); err != nil {
 		return nil, err
@@ -140,14 +134,13 @@ func prepareDir(dir string, m manifest) error {
 
 // solver is one tiered solve under way.
 type solver struct {
-	g       implicit.Tiered
-	sym     implicit.Symmetric
-	tiers   []implicit.Tier
-	o       Options
-	fp      uint32     // the fingerprint's checksum, in every tier file
-	mu      sync.Mutex // guards stores
-	stores  []*store   // the open files of solved tiers, by tier number
-	parents []int      // parents[k]: tiers not yet solved that have k as a child
+	g      implicit.Tiered
+	sym    implicit.Symmetric
+	tiers  []implicit.Tier
+	o      Options
+	fp     uint32     // the fingerprint's checksum, in every tier file
+	mu     sync.Mutex // guards stores
+	stores []*store   // the open files of solved tiers, by tier number
 }
 
 func (s *solver) closeAll() {
