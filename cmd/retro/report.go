@@ -216,22 +216,6 @@ func writeCounts(out io.Writer, r counted) error {
 // summary with a "vertices" array. A game that answers with its counts
 // (Descriptor.Counts) prints them instead of the lines.
 func (c *solveRun) reportAll(out *bufio.Writer, g implicit.Game, r *engine.Result) error {
-	if c.desc.Counts && !c.json {
-		if err := writeCounts(out, r); err != nil {
-			return err
-		}
-		if c.stats {
-			s, err := c.summarize(g, r, nil, "")
-			if err != nil {
-				return err
-			}
-			if err := out.Flush(); err != nil {
-				return err
-			}
-			writeStats(c.env.stderr, s)
-		}
-		return nil
-	}
 	if c.json {
 		s, err := c.summarize(g, r, nil, "")
 		if err != nil {
@@ -239,11 +223,17 @@ func (c *solveRun) reportAll(out *bufio.Writer, g implicit.Game, r *engine.Resul
 		}
 		return writeAllJSON(out, s, r)
 	}
-	var line []byte
-	for v := range r.Size() {
-		line = appendValueLine(line[:0], r, v)
-		if _, err := out.Write(line); err != nil {
+	if c.desc.Counts {
+		if err := writeCounts(out, r); err != nil {
 			return err
+		}
+	} else {
+		var line []byte
+		for v := range r.Size() {
+			line = appendValueLine(line[:0], r, v)
+			if _, err := out.Write(line); err != nil {
+				return err
+			}
 		}
 	}
 	if c.stats {
