@@ -74,6 +74,15 @@ func (b *board) closes(set uint32, p int) bool {
 	return false
 }
 
+// reach returns the empty points a stone on p may go to: its neighbours,
+// or with fly any.
+func (b *board) reach(p int, empty uint32, fly bool) uint32 {
+	if fly {
+		return empty
+	}
+	return b.adj[p] & empty
+}
+
 // inMills returns the points of set that lie in a mill of set's points.
 func (b *board) inMills(set uint32) uint32 {
 	var in uint32

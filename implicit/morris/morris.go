@@ -230,12 +230,17 @@ func (g *Game) block(m, hm, o, ho int) (int, bool) {
 // decode returns the block of index s and the mover's and the other's
 // stones.
 func (g *Game) decode(s uint64) (int, uint32, uint32) {
-	bi := sort.Search(len(g.blocks), func(i int) bool { return g.blocks[i].start+g.blocks[i].size > s })
+	bi := g.blockAt(s)
 	bl := &g.blocks[bi]
 	r := s - bl.start
 	mover := unrank(r/bl.per, bl.m, 24)
 	other := expand(unrank(r%bl.per, bl.o, 24-bl.m), mover)
 	return bi, mover, other
+}
+
+// blockAt returns the block of index s.
+func (g *Game) blockAt(s uint64) int {
+	return sort.Search(len(g.blocks), func(i int) bool { return g.blocks[i].start+g.blocks[i].size > s })
 }
 
 // index returns the index of the position with mover's stones on the board
@@ -263,8 +268,7 @@ func (g *Game) mustIndex(mover uint32, hm int, other uint32, ho int) uint64 {
 // without moves is then lost; a full Morabaraba board moves to itself, a
 // draw).
 func (g *Game) Classify(s uint64) implicit.Kind {
-	bi, _, _ := g.decode(s)
-	if bl := &g.blocks[bi]; bl.m+bl.hm < 3 {
+	if bl := &g.blocks[g.blockAt(s)]; bl.m+bl.hm < 3 {
 		return implicit.TerminalLoss
 	}
 	return implicit.Inner
@@ -308,11 +312,7 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 		fly := bl.m+bl.hm == 3
 		for f := mover; f != 0; f &= f - 1 {
 			p := bits.TrailingZeros32(f)
-			to := g.b.adj[p] & empty
-			if fly {
-				to = empty
-			}
-			for ; to != 0; to &= to - 1 {
+			for to := g.b.reach(p, empty, fly); to != 0; to &= to - 1 {
 				after(mover&^(1<<p)|to&-to, bits.TrailingZeros32(to), bl.hm)
 			}
 		}
@@ -379,11 +379,7 @@ func (g *Game) unmoves(t uint64, within bool, dst []uint64) []uint64 {
 		fly := bl.o+bl.ho == 3
 		for f := last; f != 0; f &= f - 1 {
 			q := bits.TrailingZeros32(f)
-			from := g.b.adj[q] & empty
-			if fly {
-				from = empty
-			}
-			for ; from != 0; from &= from - 1 {
+			for from := g.b.reach(q, empty, fly); from != 0; from &= from - 1 {
 				p := from & -from
 				before(last&^(1<<q)|p, bl.ho, q, empty&^p)
 			}
@@ -399,8 +395,7 @@ func (g *Game) unmoves(t uint64, within bool, dst []uint64) []uint64 {
 // position that could be either colour's (no stones in hand, or Lasker) is
 // written with White to move.
 func (g *Game) Describe(s uint64) string {
-	bi, _, _ := g.decode(s)
-	bl := &g.blocks[bi]
+	bl := &g.blocks[g.blockAt(s)]
 	return g.write(s, !g.v.Lasker && bl.hm == bl.ho+1)
 }
 
