@@ -94,7 +94,7 @@ func TierOrder(tiers []Tier, size uint64) ([]int, error) {
 // Quixo, the half of the un-moves that give back a blank cube.
 //
 // TierUnmoves(t, false, dst) must append the elements of Unmoves(t) that
-// lie in t's tier, in the same order; for a CanonicalMover,
+// lie in t's tier, each as many times, in any order; for a CanonicalMover,
 // TierUnmoves(t, true, dst) likewise those of CanonicalUnmoves(t).
 type TierUnmover interface {
 	Tiered

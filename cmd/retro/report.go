@@ -198,17 +198,53 @@ func appendValueLine(line []byte, r *engine.Result, v uint64) []byte {
 
 // counted is a solution's counts by value and its largest depth.
 type counted interface {
-	Size() uint64
+	engine.Values
 	Count(v engine.Value) uint64
 	MaxDepth() uint64
 }
 
 // writeCounts writes the answer of a game that answers with its counts:
-// "N positions: W wins, L losses, D draws; max depth D".
-func writeCounts(out io.Writer, r counted) error {
-	_, err := fmt.Fprintf(out, "%d positions: %d wins, %d losses, %d draws; max depth %d\n", r.Size()-r.Count(engine.Illegal),
-		r.Count(engine.Win), r.Count(engine.Loss), r.Count(engine.Draw), r.MaxDepth())
+// "N positions: W wins, L losses, D draws; max depth D". The counts are of
+// positions: where g's indices stand for classes of positions
+// (implicit.PositionCounter), each index counts as many as its class has.
+func writeCounts(out io.Writer, g implicit.Game, r counted) error {
+	var n [4]uint64
+	if pc, ok := g.(implicit.PositionCounter); ok {
+		const run = 1 << 14
+		vals, depths := make([]engine.Value, run), make([]uint64, run)
+		for lo := uint64(0); lo < r.Size(); lo += run {
+			hi := min(lo+run, r.Size())
+			if err := lookupRange(r, lo, hi, vals, depths); err != nil {
+				return err
+			}
+			for i, v := range vals[:hi-lo] {
+				n[v&3] += pc.Positions(lo + uint64(i))
+			}
+		}
+	} else {
+		for _, v := range []engine.Value{engine.Win, engine.Loss, engine.Draw} {
+			n[v] = r.Count(v)
+		}
+	}
+	_, err := fmt.Fprintf(out, "%d positions: %d wins, %d losses, %d draws; max depth %d\n", n[engine.Win]+n[engine.Loss]+n[engine.Draw],
+		n[engine.Win], n[engine.Loss], n[engine.Draw], r.MaxDepth())
 	return err
+}
+
+// lookupRange reads the values and depths of [lo, hi) from r, a run at once
+// where r can.
+func lookupRange(r engine.Values, lo, hi uint64, vals []engine.Value, depths []uint64) error {
+	if rv, ok := r.(engine.RangeValues); ok {
+		return rv.LookupRange(lo, hi, vals, depths)
+	}
+	for i := lo; i < hi; i++ {
+		v, d, err := r.Lookup(i)
+		if err != nil {
+			return err
+		}
+		vals[i-lo], depths[i-lo] = v, d
+	}
+	return nil
 }
 
 // reportAll prints the value of every index of a game without a start (an
@@ -224,7 +260,7 @@ func (c *solveRun) reportAll(out *bufio.Writer, g implicit.Game, r *engine.Resul
 		return writeAllJSON(out, s, r)
 	}
 	if c.desc.Counts {
-		if err := writeCounts(out, r); err != nil {
+		if err := writeCounts(out, g, r); err != nil {
 			return err
 		}
 	} else {

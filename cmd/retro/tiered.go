@@ -143,7 +143,7 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 		defer cleanup()
 	}
 	if entry == nil {
-		return writeCounts(out, sol)
+		return writeCounts(out, g, sol)
 	}
 	v, depth, err := sol.Lookup(*entry)
 	if err != nil {

@@ -125,16 +125,18 @@ func init() {
 	}
 }
 
-// rank returns the rank of set among the sets of as many points, in
-// colexicographic order: the sum of C(p, i+1) over its i-th point p.
+// rank returns the rank of set (at most 12 points) among the sets of as
+// many points, in colexicographic order: the sum of C(p, i+1) over its
+// i-th point p, read a byte at a time from colexTable.
 func rank(set uint32) uint64 {
-	var r uint64
-	for i := 1; set != 0; i++ {
-		r += choose[bits.TrailingZeros32(set)][i]
-		set &= set - 1
-	}
-	return r
+	b0, b1 := uint8(set), uint8(set>>8)
+	n0 := bits.OnesCount8(b0)
+	return uint64(colexTable[0][b0][0] + colexTable[1][b1][n0] + colexTable[2][uint8(set>>16)][n0+bits.OnesCount8(b1)])
 }
+
+// colexTable[j][b][i] is the part of rank's sum of the points of byte j of
+// a set whose bits there are b, with i points of the set below the byte.
+var colexTable [3][256][13]uint32
 
 // unrank returns the set of k points below n of rank r (see rank): its
 // highest point is the largest p with C(p, k) <= r, and so on down, each
@@ -154,14 +156,52 @@ func unrank(r uint64, k, n int) uint32 {
 }
 
 // compress returns set (disjoint from taken) with the points of taken
-// squeezed out: point p becomes p less the points of taken below it.
+// squeezed out: point p becomes p less the points of taken below it. Each
+// byte is squeezed by squeezeTable, then the three put side by side.
 func compress(set, taken uint32) uint32 {
-	var c uint32
-	for s := set; s != 0; s &= s - 1 {
-		p := bits.TrailingZeros32(s)
-		c |= 1 << (p - bits.OnesCount32(taken&(1<<p-1)))
+	f0, f1, f2 := ^uint8(taken), ^uint8(taken>>8), ^uint8(taken>>16)
+	n0 := bits.OnesCount8(f0)
+	return uint32(squeezeTable[f0][uint8(set)]) | uint32(squeezeTable[f1][uint8(set>>8)])<<n0 |
+		uint32(squeezeTable[f2][uint8(set>>16)])<<(n0+bits.OnesCount8(f1))
+}
+
+// squeezeTable[f][b] is the bits of b that are in f, each moved down past
+// the bits below it that are not in f.
+var squeezeTable [256][256]uint8
+
+func init() {
+	for f := range 256 {
+		for b := range 256 {
+			var c uint8
+			q := 0
+			for p := range 8 {
+				if f>>p&1 != 0 {
+					if b>>p&1 != 0 {
+						c |= 1 << q
+					}
+					q++
+				}
+			}
+			squeezeTable[f][b] = c
+		}
 	}
-	return c
+	for j := range 3 {
+		for b := range 256 {
+			for i := range 13 {
+				var sum uint64
+				t := i
+				for p := range 8 {
+					if b>>p&1 != 0 {
+						t++
+						if t <= 24 {
+							sum += choose[8*j+p][t]
+						}
+					}
+				}
+				colexTable[j][b][i] = uint32(sum)
+			}
+		}
+	}
 }
 
 // expand is compress's inverse: the points of c placed on the points not

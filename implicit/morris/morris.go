@@ -61,6 +61,8 @@ type block struct {
 	start, size  uint64
 	per          uint64 // C(24-m, o): the other's sets for each of the mover's
 	m, hm, o, ho int
+	reps         []uint32 // symmetric index: the mover's sets' classes' representatives
+	fix          []uint16 // and the symmetries that fix each
 }
 
 // Game is a variant, whole or its ending with at most MaxStones stones a
@@ -73,18 +75,26 @@ type Game struct {
 	blockOf   []int32 // by m, hm, o, ho (blockKey); -1 where the game has none
 	tiers     []implicit.Tier
 	size      uint64
+	classes   *setClasses // nil: every position has its index (the tests' plain index)
 }
 
 // New returns variant v: the whole game from the empty board if maxStones
 // is 0, otherwise its ending with no stones in hand and at most maxStones
 // stones of each side on the board (3 to v.Stones).
-func New(v Variant, maxStones int) (*Game, error) {
+func New(v Variant, maxStones int) (*Game, error) { return newGame(v, maxStones, true) }
+
+// newGame returns the game with the symmetric index, or with every
+// position indexed (plain: the tests' reference).
+func newGame(v Variant, maxStones int, symmetric bool) (*Game, error) {
 	if maxStones != 0 && (maxStones < 3 || maxStones > v.Stones) {
 		return nil, fmt.Errorf("-max-stones %d: want 3 to %d (0: the whole game)", maxStones, v.Stones)
 	}
 	g := &Game{v: v, b: newBoard(v.Diagonals), maxStones: maxStones, blockOf: make([]int32, 13*13*13*13)}
 	for i := range g.blockOf {
 		g.blockOf[i] = -1
+	}
+	if symmetric {
+		g.classes = classes()
 	}
 	// A tier is an unordered pair of counts (on the board, in hand), kept
 	// as key{a, ha, b, hb} with (a, ha) >= (b, hb); the tiers go in order
@@ -148,6 +158,10 @@ func New(v Variant, maxStones int) (*Game, error) {
 			}
 			per := choose[24-m][o]
 			bl := block{start: g.size, size: choose[24][m] * per, per: per, m: m, hm: hm, o: o, ho: ho}
+			if g.classes != nil {
+				bl.reps, bl.fix = g.classes.reps[m], g.classes.fix[m]
+				bl.size = uint64(len(bl.reps)) * per
+			}
 			g.blockOf[blockKey(m, hm, o, ho)] = int32(len(g.blocks))
 			g.blocks = append(g.blocks, bl)
 			g.size += bl.size
@@ -233,7 +247,12 @@ func (g *Game) decode(s uint64) (int, uint32, uint32) {
 	bi := g.blockAt(s)
 	bl := &g.blocks[bi]
 	r := s - bl.start
-	mover := unrank(r/bl.per, bl.m, 24)
+	var mover uint32
+	if bl.reps != nil {
+		mover = bl.reps[r/bl.per]
+	} else {
+		mover = unrank(r/bl.per, bl.m, 24)
+	}
 	other := expand(unrank(r%bl.per, bl.o, 24-bl.m), mover)
 	return bi, mover, other
 }
@@ -244,14 +263,52 @@ func (g *Game) blockAt(s uint64) int {
 }
 
 // index returns the index of the position with mover's stones on the board
-// and hm in hand, and other's and ho, if the game has it.
+// and hm in hand, and other's and ho, if the game has it: with the
+// symmetric index, that of its class's representative.
 func (g *Game) index(mover uint32, hm int, other uint32, ho int) (uint64, bool) {
-	bi, ok := g.block(bits.OnesCount32(mover), hm, bits.OnesCount32(other), ho)
+	m := bits.OnesCount32(mover)
+	bi, ok := g.block(m, hm, bits.OnesCount32(other), ho)
 	if !ok {
 		return 0, false
 	}
 	bl := &g.blocks[bi]
-	return bl.start + rank(mover)*bl.per + rank(compress(other, mover)), true
+	if g.classes == nil {
+		return bl.start + rank(mover)*bl.per + rank(compress(other, mover)), true
+	}
+	n, other := g.classes.canonical(mover, other, m)
+	return bl.start + n*bl.per + rank(compress(other, bl.reps[n])), true
+}
+
+// legal says whether index s of block bl is a position: with the symmetric
+// index, whether it is its class's representative (the mover's stones are,
+// and the other's are the smallest of their images under the symmetries
+// that fix the mover's).
+func (g *Game) legal(bl *block, s uint64) bool {
+	if bl.fix == nil {
+		return true
+	}
+	r := s - bl.start
+	n := r / bl.per
+	if bl.fix[n] == 0 {
+		return true
+	}
+	return g.classes.isCanonical(n, bl.m, expand(unrank(r%bl.per, bl.o, 24-bl.m), bl.reps[n]))
+}
+
+// Positions returns the number of positions index s stands for
+// (implicit.PositionCounter): with the symmetric index, its class's; 0 for
+// an index that is no position.
+func (g *Game) Positions(s uint64) uint64 {
+	bl := &g.blocks[g.blockAt(s)]
+	switch {
+	case g.classes == nil:
+		return 1
+	case !g.legal(bl, s):
+		return 0
+	}
+	r := s - bl.start
+	n := r / bl.per
+	return g.classes.positions(n, bl.m, expand(unrank(r%bl.per, bl.o, 24-bl.m), bl.reps[n]))
 }
 
 // mustIndex is index for a position a move reaches, which the game holds.
@@ -263,15 +320,36 @@ func (g *Game) mustIndex(mover uint32, hm int, other uint32, ho int) uint64 {
 	return i
 }
 
-// Classify returns TerminalLoss when the player to move has fewer than
+// Classify returns Illegal for an index that is no class's
+// representative, TerminalLoss when the player to move has fewer than
 // three stones on the board and in hand, Inner otherwise (a position
 // without moves is then lost; a full Morabaraba board moves to itself, a
 // draw).
 func (g *Game) Classify(s uint64) implicit.Kind {
-	if bl := &g.blocks[g.blockAt(s)]; bl.m+bl.hm < 3 {
+	bl := &g.blocks[g.blockAt(s)]
+	switch {
+	case !g.legal(bl, s):
+		return implicit.Illegal
+	case bl.m+bl.hm < 3:
 		return implicit.TerminalLoss
 	}
 	return implicit.Inner
+}
+
+// distinct drops the repeats among dst[from:]: with the symmetric index,
+// two moves may reach one class (each move then counts once, and each
+// un-move: a class's moves are the classes its positions' moves reach).
+// Only moves that removed a stone, or whose stones left unmoved (the
+// player's who moves next) some symmetry fixes, may repeat: two others
+// whose images are one position have a symmetry between them that fixes
+// the stones they share, and differ in the stones they moved.
+func (g *Game) distinct(dst []uint64, from int, repeats bool) []uint64 {
+	if !repeats || len(dst)-from < 2 {
+		return dst
+	}
+	tail := dst[from:]
+	slices.Sort(tail)
+	return dst[:from+len(slices.Compact(tail))]
 }
 
 // full says whether the board is full, which in Morabaraba is a draw: the
@@ -291,11 +369,14 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 	if g.full(mover, other) {
 		return append(dst, s)
 	}
+	from := len(dst)
+	repeats := g.symmetric(other)
 	empty := full &^ (mover | other)
 	// after appends the positions once the mover has its stones on to
 	// (the point just taken included) and hm in hand.
 	after := func(to uint32, q int, hm int) {
 		if other != 0 && g.b.closes(to, q) {
+			repeats = g.classes != nil
 			for r := g.b.removable(other); r != 0; r &= r - 1 {
 				dst = append(dst, g.mustIndex(other&^(r&-r), bl.ho, to, hm))
 			}
@@ -317,7 +398,16 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 			}
 		}
 	}
-	return dst
+	return g.distinct(dst, from, repeats)
+}
+
+// symmetric says whether, with the symmetric index, a symmetry other than
+// the identity fixes set.
+func (g *Game) symmetric(set uint32) bool {
+	if g.classes == nil {
+		return false
+	}
+	return g.classes.fix[bits.OnesCount32(set)][g.classes.of[set]>>4] != 0
 }
 
 // Unmoves appends the positions one move before t that the game holds and
@@ -334,6 +424,8 @@ func (g *Game) TierUnmoves(t uint64, _ bool, dst []uint64) []uint64 { return g.u
 func (g *Game) unmoves(t uint64, within bool, dst []uint64) []uint64 {
 	bi, now, last := g.decode(t)
 	bl := g.blocks[bi]
+	from := len(dst)
+	repeats := g.symmetric(now)
 	if g.full(now, last) {
 		dst = append(dst, t)
 	}
@@ -356,6 +448,7 @@ func (g *Game) unmoves(t uint64, within bool, dst []uint64) []uint64 {
 		if !closed || within {
 			return
 		}
+		repeats = g.classes != nil
 		for r := spare; r != 0; r &= r - 1 {
 			back := now | r&-r
 			if g.b.removable(back)&(r&-r) == 0 || g.full(from, back) {
@@ -385,7 +478,7 @@ func (g *Game) unmoves(t uint64, within bool, dst []uint64) []uint64 {
 			}
 		}
 	}
-	return dst
+	return g.distinct(dst, from, repeats)
 }
 
 // Describe writes s in the position notation: the rows from 7 down to 1,
@@ -512,26 +605,3 @@ func (g *Game) ParsePosition(text string) (uint64, error) {
 	}
 	return i, nil
 }
-
-// Canonical returns the representative of s's class under the board's 16
-// symmetries (implicit.Symmetric): the image whose mover's stones, then
-// other's, read as the number mover<<24 | other are smallest. It lies in
-// s's block: the counts do not change.
-func (g *Game) Canonical(s uint64) uint64 {
-	bi, mover, other := g.decode(s)
-	best := uint64(mover)<<24 | uint64(other)
-	for k := 1; k < 16; k++ {
-		if key := uint64(image(k, mover))<<24 | uint64(image(k, other)); key < best {
-			best = key
-		}
-	}
-	if best == uint64(mover)<<24|uint64(other) {
-		return s
-	}
-	bl := &g.blocks[bi]
-	m, o := uint32(best>>24), uint32(best&full)
-	return bl.start + rank(m)*bl.per + rank(compress(o, m))
-}
-
-// IsCanonical says whether s is its class's representative.
-func (g *Game) IsCanonical(s uint64) bool { return g.Canonical(s) == s }

@@ -50,6 +50,9 @@ func TestNotation(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
 		s := r.Uint64N(g.Size())
+		if g.Classify(s) == implicit.Illegal {
+			continue // an image of its class's representative
+		}
 		for _, text := range []string{g.Describe(s), g.DescribeTurned(s)} {
 			i, err := g.ParsePosition(text)
 			if strings.Contains(text, " B ") && err != nil {
@@ -77,16 +80,14 @@ func TestNotation(t *testing.T) {
 
 // TestTieredEqualsSequential solves Morabaraba's ending with at most three
 // stones a side (its diagonals in the mills) tier by tier on the parallel
-// engine, over its classes, and every position on the sequential engine:
-// each position's value and depth are its class's.
+// engine, over the symmetric index, and every position of the plain index
+// on the sequential engine: each position's value and depth are its
+// class's.
 func TestTieredEqualsSequential(t *testing.T) {
 	testsize.SkipUnlessLong(t)
-	g, err := New(Morabaraba, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, plain := symmetricAndPlain(t, Morabaraba, 3)
 	ctx := context.Background()
-	want, err := engine.Sequential(ctx, g, engine.Options{})
+	want, err := engine.Sequential(ctx, plain, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +96,10 @@ func TestTieredEqualsSequential(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sol.Close()
-	for s := range g.Size() {
-		v, d, err := sol.Lookup(sol.Index(s)) // its class's entry: Game is Symmetric
+	for s := range plain.Size() {
+		v, d, err := sol.Lookup(classOf(g, plain, s))
 		if err != nil || v != want.Value(s) || d != want.Depth(s) {
-			t.Fatalf("%s: tiered %v %d (%v), sequential %v %d", g.Describe(s), v, d, err, want.Value(s), want.Depth(s))
+			t.Fatalf("%s: tiered %v %d (%v), sequential %v %d", plain.Describe(s), v, d, err, want.Value(s), want.Depth(s))
 		}
 	}
 }
@@ -114,11 +115,36 @@ func TestRank(t *testing.T) {
 				j = r.Uint64N(choose[24][k])
 			}
 			set := unrank(j, k, 24)
-			if bits.OnesCount32(set) != k || set>>24 != 0 || rank(set) != j {
-				t.Fatalf("k %d: unrank(%d) = %b, ranked back %d", k, j, set, rank(set))
+			if bits.OnesCount32(set) != k || set>>24 != 0 || rank(set) != j || sumRank(set) != j {
+				t.Fatalf("k %d: unrank(%d) = %b, ranked back %d (the sum: %d)", k, j, set, rank(set), sumRank(set))
+			}
+			taken := r.Uint32() & full &^ set
+			if c := compress(set, taken); c != slowCompress(set, taken) || expand(c, taken) != set {
+				t.Fatalf("compress(%b, %b) = %b, want %b; expanded back %b", set, taken, c, slowCompress(set, taken), expand(c, taken))
 			}
 		}
 	}
+}
+
+// sumRank is rank the slow way: the sum of C(p, i+1) over set's i-th point
+// p.
+func sumRank(set uint32) uint64 {
+	var r uint64
+	for i := 1; set != 0; i++ {
+		r += choose[bits.TrailingZeros32(set)][i]
+		set &= set - 1
+	}
+	return r
+}
+
+// slowCompress is compress a point at a time.
+func slowCompress(set, taken uint32) uint32 {
+	var c uint32
+	for s := set; s != 0; s &= s - 1 {
+		p := bits.TrailingZeros32(s)
+		c |= 1 << (p - bits.OnesCount32(taken&(1<<p-1)))
+	}
+	return c
 }
 
 // TestSymmetries checks that each of the 16 symmetries is a permutation of
@@ -154,35 +180,62 @@ func TestSymmetries(t *testing.T) {
 	}
 }
 
-// TestClassesAgree solves the ending with at most three stones a side
-// over its classes (the 16 symmetries) and over every position: each
-// position's value and depth are its class's.
-func TestClassesAgree(t *testing.T) {
+// TestSymmetricIndex solves the ending with at most three stones a side
+// over the symmetric index and over the plain one (every position its own
+// index): each position's value and depth are its class's, each class
+// stands for as many positions as map to it (Positions), and every other
+// index of the symmetric one is Illegal.
+func TestSymmetricIndex(t *testing.T) {
 	variants := []Variant{Standard}
 	if testsize.Long() {
 		variants = append(variants, Morabaraba)
 	}
 	for _, v := range variants {
-		g, err := New(v, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, plain := symmetricAndPlain(t, v, 3)
 		ctx := context.Background()
-		all, err := engine.Parallel(ctx, g, engine.Options{})
+		all, err := engine.Parallel(ctx, plain, engine.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := implicit.NewCompact(g)
-		classes, err := engine.Parallel(ctx, c, engine.Options{})
+		classes, err := engine.Parallel(ctx, g, engine.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: %d positions, %d classes", v.Name, g.Size(), c.Size())
-		for s := range g.Size() {
-			i := c.Index(s)
+		t.Logf("%s: %d positions, %d indices (%d illegal)", v.Name, plain.Size(), g.Size(), classes.Count(engine.Illegal))
+		mapped := make([]uint64, g.Size())
+		for s := range plain.Size() {
+			i := classOf(g, plain, s)
+			mapped[i]++
 			if all.Value(s) != classes.Value(i) || all.Depth(s) != classes.Depth(i) {
-				t.Fatalf("%s %s: %v %d, its class %v %d", v.Name, g.Describe(s), all.Value(s), all.Depth(s), classes.Value(i), classes.Depth(i))
+				t.Fatalf("%s %s: %v %d, its class %v %d", v.Name, plain.Describe(s), all.Value(s), all.Depth(s), classes.Value(i), classes.Depth(i))
+			}
+		}
+		for i, n := range mapped {
+			if got := g.Positions(uint64(i)); got != n || (n == 0) != (g.Classify(uint64(i)) == implicit.Illegal) {
+				t.Fatalf("%s index %d (%s): %d positions map to it, Positions says %d, Classify %v", v.Name, i, g.Describe(uint64(i)), n, got, g.Classify(uint64(i)))
 			}
 		}
 	}
+}
+
+// symmetricAndPlain returns variant v's ending (or whole game) with the
+// symmetric index and with the plain one.
+func symmetricAndPlain(t *testing.T, v Variant, maxStones int) (*Game, *Game) {
+	t.Helper()
+	g, err := New(v, maxStones)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := newGame(v, maxStones, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, plain
+}
+
+// classOf returns the symmetric index of plain's position s.
+func classOf(g, plain *Game, s uint64) uint64 {
+	bi, mover, other := plain.decode(s)
+	bl := &plain.blocks[bi]
+	return g.mustIndex(mover, bl.hm, other, bl.ho)
 }

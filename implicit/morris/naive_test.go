@@ -78,11 +78,51 @@ func count(c *naivePos, who int8) int {
 	return n
 }
 
-// moves lists the positions after each move of the player to move (no
-// stones in hand), as the next player sees them.
-func (nb *naiveBoard) moves(c naivePos) []naivePos {
-	var out []naivePos
-	mine := count(&c, 1)
+// naiveState is a position as the player to move sees it: the cells and
+// the stones in hand, the mover's then the other's.
+type naiveState struct {
+	c     naivePos
+	hands [2]int
+}
+
+// moves lists the positions after each move of the player to move, as the
+// next player sees them: a placement while stones are in hand, otherwise a
+// slide (a flight with three stones left), each followed by each removal
+// a closed mill allows.
+func (nb *naiveBoard) moves(x naiveState) []naiveState {
+	var out []naiveState
+	c := x.c
+	mine := count(&c, 1) + x.hands[0]
+	// after adds the position once the stone is on to, the cells next.
+	after := func(next naivePos, to int, hand int) {
+		if nb.inMill(&next, to) && count(&next, 2) > 0 {
+			allInMills := true
+			for r := range 24 {
+				if next[r] == 2 && !nb.inMill(&next, r) {
+					allInMills = false
+				}
+			}
+			for r := range 24 {
+				if next[r] == 2 && (allInMills || !nb.inMill(&next, r)) {
+					removed := next
+					removed[r] = 0
+					out = append(out, naiveState{swap(removed), [2]int{x.hands[1], hand}})
+				}
+			}
+			return
+		}
+		out = append(out, naiveState{swap(next), [2]int{x.hands[1], hand}})
+	}
+	if x.hands[0] > 0 {
+		for to := range 24 {
+			if c[to] == 0 {
+				next := c
+				next[to] = 1
+				after(next, to, x.hands[0]-1)
+			}
+		}
+		return out
+	}
 	for from := range 24 {
 		if c[from] != 1 {
 			continue
@@ -93,23 +133,7 @@ func (nb *naiveBoard) moves(c naivePos) []naivePos {
 			}
 			next := c
 			next[from], next[to] = 0, 1
-			if nb.inMill(&next, to) && count(&next, 2) > 0 {
-				allInMills := true
-				for r := range 24 {
-					if next[r] == 2 && !nb.inMill(&next, r) {
-						allInMills = false
-					}
-				}
-				for r := range 24 {
-					if next[r] == 2 && (allInMills || !nb.inMill(&next, r)) {
-						after := next
-						after[r] = 0
-						out = append(out, swap(after))
-					}
-				}
-				continue
-			}
-			out = append(out, swap(next))
+			after(next, to, 0)
 		}
 	}
 	return out
@@ -134,12 +158,20 @@ func key(c naivePos) [2]uint32 {
 	return k
 }
 
-// naiveSolve solves every position with at most max stones a side on the
-// board, the player who moved last having at least three, and returns
-// each one's value and depth by its cells. Positions are numbered by the
-// lexicographic place of each side's set among all sets of at most max
-// points; each pass lists the moves of the positions still open.
-func naiveSolve(nb *naiveBoard, max int) map[[2]uint32][2]int {
+// naiveKey is a position by its sets and hands.
+type naiveKey struct {
+	mover, other uint32
+	hands        [2]int
+}
+
+// naiveSolve solves the game that starts with stones in hand each, White
+// placing first (stones 0: the ending with at most max stones a side on
+// the board and none in hand), every position where the player who moved
+// last has at least three stones, and returns each decided one's value
+// (1 won, 0 lost) and depth. Positions are numbered by their hands, then
+// the lexicographic place of each side's set among all sets of at most
+// max points; each pass lists the moves of the positions still open.
+func naiveSolve(nb *naiveBoard, stones, max int) map[naiveKey][2]int {
 	var sets []uint32
 	var gen func(set uint32, p, left int)
 	gen = func(set uint32, p, left int) {
@@ -157,13 +189,24 @@ func naiveSolve(nb *naiveBoard, max int) map[[2]uint32][2]int {
 	for i, s := range sets {
 		place[s] = i
 	}
+	// The hands: equal (White to move) or the mover's one more (Black).
+	hands := [][2]int{{0, 0}}
+	for h := 0; h < stones; h++ {
+		hands = append(hands, [2]int{h + 1, h}, [2]int{h + 1, h + 1})
+	}
+	handOf := map[[2]int]int{}
+	for i, h := range hands {
+		handOf[h] = i
+	}
 	ns := len(sets)
 	const open, lost, won = 0, 1, 2
-	state := make([]int8, ns*ns) // by mover's set * ns + other's set
-	depth := make([]int16, ns*ns)
+	state := make([]int8, len(hands)*ns*ns) // by hands, mover's set, other's set
+	depth := make([]int16, len(state))
 	var todo []int
-	cellsOf := func(i int) naivePos {
+	stateOf := func(i int) naiveState {
 		var c naivePos
+		h := hands[i/(ns*ns)]
+		i %= ns * ns
 		for p := range 24 {
 			if sets[i/ns]>>p&1 != 0 {
 				c[p] = 1
@@ -172,23 +215,24 @@ func naiveSolve(nb *naiveBoard, max int) map[[2]uint32][2]int {
 				c[p] = 2
 			}
 		}
-		return c
+		return naiveState{c, h}
 	}
 	for i := range state {
-		x, o := sets[i/ns], sets[i%ns]
-		if x&o != 0 || count3(o) < 3 {
+		h := hands[i/(ns*ns)]
+		x, o := sets[i%(ns*ns)/ns], sets[i%ns]
+		if x&o != 0 || count3(o)+h[1] < 3 || count3(x)+h[0] > max || count3(o)+h[1] > max {
 			state[i] = -1 // not a position
 			continue
 		}
-		if count3(x) < 3 || len(nb.moves(cellsOf(i))) == 0 {
+		if count3(x)+h[0] < 3 || len(nb.moves(stateOf(i))) == 0 {
 			state[i] = lost // over, or blocked: lost at depth 0
 			continue
 		}
 		todo = append(todo, i)
 	}
-	indexOf := func(c naivePos) int {
-		k := key(c)
-		return place[k[0]]*ns + place[k[1]]
+	indexOf := func(x naiveState) int {
+		k := key(x.c)
+		return (handOf[x.hands]*ns+place[k[0]])*ns + place[k[1]]
 	}
 	// Each pass reads what the passes before it decided and decides the
 	// positions it can, in parallel chunks that write only their own lists.
@@ -207,7 +251,7 @@ func naiveSolve(nb *naiveBoard, max int) map[[2]uint32][2]int {
 			wg.Go(func() {
 				for _, i := range part {
 					win, allWins := false, true
-					for _, m := range nb.moves(cellsOf(i)) {
+					for _, m := range nb.moves(stateOf(i)) {
 						j := indexOf(m)
 						if state[j] == lost {
 							win = true
@@ -240,13 +284,11 @@ func naiveSolve(nb *naiveBoard, max int) map[[2]uint32][2]int {
 		}
 		todo = slices.Concat(left...)
 	}
-	val := map[[2]uint32][2]int{}
+	val := map[naiveKey][2]int{}
 	for i, st := range state {
-		switch st {
-		case won:
-			val[[2]uint32{sets[i/ns], sets[i%ns]}] = [2]int{1, int(depth[i])}
-		case lost:
-			val[[2]uint32{sets[i/ns], sets[i%ns]}] = [2]int{0, int(depth[i])}
+		if st == won || st == lost {
+			k := naiveKey{sets[i%(ns*ns)/ns], sets[i%ns], hands[i/(ns*ns)]}
+			val[k] = [2]int{int(st - 1), int(depth[i])}
 		}
 	}
 	return val
@@ -260,36 +302,37 @@ func count3(s uint32) int {
 	return n
 }
 
-// TestNaiveEnding solves the standard game's ending with at most three
-// stones a side (flights, mills, removals, every position) both ways and
-// compares every position's value and depth.
-func TestNaiveEnding(t *testing.T) {
+// TestNaiveGame solves the standard game with three stones in hand each
+// (its placements, and the whole ending with at most three stones a side:
+// flights, mills, removals) both ways and compares every position's value
+// and depth.
+func TestNaiveGame(t *testing.T) {
 	testsize.SkipUnlessLong(t)
-	g, err := New(Standard, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := Standard
+	v.Stones = 3
+	g, plain := symmetricAndPlain(t, v, 0)
 	r, err := engine.Parallel(context.Background(), g, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	nb := newNaiveBoard()
-	want := naiveSolve(nb, 3)
-	if uint64(len(want)) > g.Size() {
-		t.Fatalf("the naive solver has %d positions, the game %d indices", len(want), g.Size())
+	want := naiveSolve(newNaiveBoard(), 3, 3)
+	if uint64(len(want)) > plain.Size() {
+		t.Fatalf("the naive solver has %d positions, the game %d", len(want), plain.Size())
 	}
 	var wins, losses, draws int
-	for s := range g.Size() {
-		_, mover, other := g.decode(s)
-		v, ok := want[[2]uint32{mover, other}]
-		got, d := r.Value(s), r.Depth(s)
+	for s := range plain.Size() {
+		bi, mover, other := plain.decode(s)
+		bl := &plain.blocks[bi]
+		v, ok := want[naiveKey{mover, other, [2]int{bl.hm, bl.ho}}]
+		c := classOf(g, plain, s)
+		got, d := r.Value(c), r.Depth(c)
 		switch {
 		case !ok && got != engine.Draw:
-			t.Fatalf("%s: %v %d, the naive solver a draw", g.Describe(s), got, d)
+			t.Fatalf("%s: %v %d, the naive solver a draw", plain.Describe(s), got, d)
 		case ok && v[0] == 1 && (got != engine.Win || d != uint64(v[1])):
-			t.Fatalf("%s: %v %d, the naive solver a win in %d", g.Describe(s), got, d, v[1])
+			t.Fatalf("%s: %v %d, the naive solver a win in %d", plain.Describe(s), got, d, v[1])
 		case ok && v[0] == 0 && (got != engine.Loss || d != uint64(v[1])):
-			t.Fatalf("%s: %v %d, the naive solver a loss in %d", g.Describe(s), got, d, v[1])
+			t.Fatalf("%s: %v %d, the naive solver a loss in %d", plain.Describe(s), got, d, v[1])
 		}
 		switch got {
 		case engine.Win:
@@ -300,5 +343,6 @@ func TestNaiveEnding(t *testing.T) {
 			draws++
 		}
 	}
-	t.Logf("%d positions: %d wins, %d losses, %d draws; max depth %d", g.Size(), wins, losses, draws, r.MaxDepth())
+	t.Logf("%d positions: %d wins, %d losses, %d draws; max depth %d; the start: %v %d", plain.Size(), wins, losses, draws,
+		r.MaxDepth(), r.Value(g.Start()), r.Depth(g.Start()))
 }
