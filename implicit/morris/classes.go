@@ -19,9 +19,9 @@ import (
 // representative, the smallest set of the class (read as a number); and
 // for each class, its representative and the symmetries that fix it.
 type setClasses struct {
-	of   []uint32      // by set: its class's number << 4 | a symmetry onto the representative
-	reps [25][]uint32  // by number of points, then class: the representative
-	fix  [25][]uint16  // by number of points, then class: the symmetries but the identity that fix the representative
+	of   []uint32     // by set: its class's number << 4 | a symmetry onto the representative
+	reps [25][]uint32 // by number of points, then class: the representative
+	fix  [25][]uint16 // by number of points, then class: the symmetries but the identity that fix the representative
 }
 
 var (
