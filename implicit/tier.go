@@ -100,3 +100,20 @@ type TierUnmover interface {
 	Tiered
 	TierUnmoves(t uint64, canonical bool, dst []uint64) []uint64
 }
+
+// TierMover is a Tiered game that counts the moves that stay in a
+// position's tier without listing them, and lists the others (exits): a
+// tiered solve of a tier needs only the number of the first (its
+// counters) and the values of the second (looked up in the children), so
+// a game spares numbering the first, in Morris the slides that remove
+// nothing. Games that are Symmetric are solved over classes and do not use
+// it.
+//
+// TierMoves(s, dst) must return the number of elements of Moves(s) that
+// lie in s's tier, and append to dst the others, each as many times as
+// Moves lists it, in any order.
+type TierMover interface {
+	Tiered
+	TierMoves(s uint64, dst []uint64) (inside uint64, exits []uint64)
+}
+

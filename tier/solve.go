@@ -175,7 +175,10 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End, children: make([]*store, len(s.tiers))}
 	v.cm, _ = s.sym.(implicit.CanonicalMover)
 	v.tu, _ = s.g.(implicit.TierUnmover)
-	if len(t.Children) == 0 {
+	if s.sym == nil {
+		v.tm, _ = s.g.(implicit.TierMover)
+	}
+	if len(t.Children) == 0 && v.tm == nil {
 		v.counter = counterOf(s.g)
 	}
 	if s.sym != nil {

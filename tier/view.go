@@ -17,6 +17,7 @@ type view struct {
 	sym implicit.Symmetric      // g, if it is symmetric; otherwise nil
 	cm  implicit.CanonicalMover // g, if it lists canonical moves itself; otherwise nil
 	tu  implicit.TierUnmover    // g, if it lists the un-moves inside a tier apart; otherwise nil
+	tm  implicit.TierMover      // g, if it counts the moves inside a tier apart and is not symmetric; otherwise nil
 	// counter, for a tier without children, classifies a position and
 	// counts its moves (its classes' for a symmetric game) without
 	// numbering them: there are no exits to look up.
@@ -125,6 +126,13 @@ func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, eng
 	if kind != implicit.Inner {
 		return kind, 0, engine.Exit{}, buf
 	}
+	var exit engine.Exit
+	if v.tm != nil {
+		var n uint64
+		n, buf = v.tm.TierMoves(p, buf[:0])
+		exit = v.exit(p, buf)
+		return kind, n, exit, buf
+	}
 	buf = v.list(p, buf[:0], false)
 	// The moves inside the tier go to the front, to be counted (not
 	// numbered: a class is told by its representative, which costs no
@@ -144,6 +152,18 @@ func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, eng
 	if v.sym != nil {
 		exits = implicit.Distinct(exits)
 	}
+	exit = v.exit(p, exits)
+	inside := buf[:n]
+	if v.sym != nil {
+		inside = implicit.Distinct(inside)
+	}
+	return kind, uint64(len(inside)), exit, buf
+}
+
+// exit looks up the exits of position p, each once, and sums them up for
+// the engine: to a loss (the shortest), else to a draw, else to wins (the
+// longest), or none.
+func (v *view) exit(p uint64, exits []uint64) engine.Exit {
 	var exit engine.Exit
 	minLoss, maxWin, draw := ^uint64(0), uint64(0), false
 	for _, m := range exits {
@@ -170,11 +190,7 @@ func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, eng
 	case exit.Kind == engine.ExitToWins:
 		exit.Depth = maxWin
 	}
-	inside := buf[:n]
-	if v.sym != nil {
-		inside = implicit.Distinct(inside)
-	}
-	return kind, uint64(len(inside)), exit, buf
+	return exit
 }
 
 // lookup returns the value and depth of position m of a child tier, a

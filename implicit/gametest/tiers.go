@@ -49,6 +49,18 @@ func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 				return fmt.Errorf("gametest: %d (tier %s) moves to %d (tier %s), not a child", s, tiers[k].Name, m, tiers[c].Name)
 			}
 		}
+		if tm, ok := g.(implicit.TierMover); ok {
+			var want []uint64
+			for _, m := range buf {
+				if implicit.TierOf(tiers, m) != k {
+					want = append(want, m)
+				}
+			}
+			inside, exits := tm.TierMoves(s, nil)
+			if inside != uint64(len(buf)-len(want)) || !slices.Equal(sorted(exits), sorted(want)) {
+				return fmt.Errorf("gametest: TierMoves(%d) = %d inside, exits %v; want %d inside, exits %v", s, inside, exits, len(buf)-len(want), want)
+			}
+		}
 		if cm != nil && !slices.Equal(cm.CanonicalMoves(s, nil), canonicals(sym, buf)) {
 			return fmt.Errorf("gametest: CanonicalMoves(%d) does not list the canonical images of Moves(%d) in order", s, s)
 		}

@@ -361,20 +361,48 @@ func (g *Game) full(mover, other uint32) bool { return g.v.FullDraw && mover|oth
 // followed, if it closes a mill, by the removal of each stone that may be
 // removed.
 func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
+	dst, _ = g.moves(s, dst, false)
+	return dst
+}
+
+// TierMoves appends the moves of s that leave its tier, and counts those
+// that stay (implicit.TierMover): the slides that remove nothing, which
+// are told apart without their index where no symmetry fixes the stones
+// of the player to move next (two of them are then two classes).
+func (g *Game) TierMoves(s uint64, dst []uint64) (uint64, []uint64) {
+	dst, inside := g.moves(s, dst, true)
+	return inside, dst
+}
+
+// moves appends the moves of s; with split, only those that leave its
+// tier, and returns the number of the others.
+func (g *Game) moves(s uint64, dst []uint64, split bool) ([]uint64, uint64) {
 	bi, mover, other := g.decode(s)
 	bl := g.blocks[bi]
 	if bl.m+bl.hm < 3 {
-		return dst
+		return dst, 0
 	}
 	if g.full(mover, other) {
-		return append(dst, s)
+		if split {
+			return dst, 1
+		}
+		return append(dst, s), 0
 	}
 	from := len(dst)
-	repeats := g.symmetric(other)
 	empty := full &^ (mover | other)
+	// Every move that removes nothing leaves other's stones to the player
+	// to move next: their class is found once.
+	next := g.toward(other)
+	repeats := next.symmetric()
+	var inside uint64
+	var slides []uint64 // the slides inside the tier, where two may be one class
+	var room [64]uint64
+	if split && repeats {
+		slides = room[:0]
+	}
 	// after appends the positions once the mover has its stones on to
 	// (the point just taken included) and hm in hand.
-	after := func(to uint32, q int, hm int) {
+	after := func(to uint32, q int, hm int, into *block, slide bool) {
 		if other != 0 && g.b.closes(to, q) {
 			repeats = g.classes != nil
 			for r := g.b.removable(other); r != 0; r &= r - 1 {
@@ -382,23 +410,91 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 			}
 			return
 		}
-		dst = append(dst, g.mustIndex(other, bl.ho, to, hm))
+		switch {
+		case !split || !slide:
+			dst = append(dst, next.index(into, to))
+		case slides != nil:
+			slides = append(slides, next.index(into, to))
+		default:
+			inside++
+		}
 	}
 	if bl.hm > 0 {
+		placed := g.mustBlock(bl.o, bl.ho, bl.m+1, bl.hm-1)
 		for e := empty; e != 0; e &= e - 1 {
-			after(mover|e&-e, bits.TrailingZeros32(e), bl.hm-1)
+			after(mover|e&-e, bits.TrailingZeros32(e), bl.hm-1, placed, false)
 		}
 	}
 	if bl.hm == 0 || g.v.Lasker {
+		slid := g.mustBlock(bl.o, bl.ho, bl.m, bl.hm)
 		fly := bl.m+bl.hm == 3
 		for f := mover; f != 0; f &= f - 1 {
 			p := bits.TrailingZeros32(f)
 			for to := g.b.reach(p, empty, fly); to != 0; to &= to - 1 {
-				after(mover&^(1<<p)|to&-to, bits.TrailingZeros32(to), bl.hm)
+				after(mover&^(1<<p)|to&-to, bits.TrailingZeros32(to), bl.hm, slid, true)
 			}
 		}
 	}
-	return g.distinct(dst, from, repeats)
+	if slides != nil {
+		slices.Sort(slides)
+		inside = uint64(len(slices.Compact(slides)))
+	}
+	return g.distinct(dst, from, repeats), inside
+}
+
+// mustBlock returns the block of the counts, which a move reaches: the
+// game holds it.
+func (g *Game) mustBlock(m, hm, o, ho int) *block {
+	bi, ok := g.block(m, hm, o, ho)
+	if !ok {
+		panic(fmt.Sprintf("morris: a move reaches %d+%d v %d+%d stones, a block the game lacks", m, hm, o, ho))
+	}
+	return &g.blocks[bi]
+}
+
+// toward numbers the positions after the moves of one position that
+// remove nothing: the player to move next has the same stones in all, so
+// their class, the symmetry onto its representative and the symmetries
+// that fix it are found once.
+type toward struct {
+	g      *Game
+	stones uint32 // the next mover's
+	n      uint64 // their class (symmetric index)
+	onto   int    // a symmetry onto its representative
+	rep    uint32
+	fix    uint16 // the symmetries but the identity that fix the representative
+}
+
+func (g *Game) toward(stones uint32) toward {
+	t := toward{g: g, stones: stones}
+	if c := g.classes; c != nil {
+		k := bits.OnesCount32(stones)
+		e := c.of[stones]
+		t.n, t.onto = uint64(e>>4), int(e&15)
+		t.rep, t.fix = c.reps[k][t.n], c.fix[k][t.n]
+	}
+	return t
+}
+
+// symmetric says whether a symmetry other than the identity fixes the
+// next mover's stones (so that two moves may reach one class).
+func (t *toward) symmetric() bool { return t.fix != 0 }
+
+// index returns the index in block bl of the position where the next
+// mover has t's stones and the other has set.
+func (t *toward) index(bl *block, set uint32) uint64 {
+	if t.g.classes == nil {
+		return bl.start + rank(t.stones)*bl.per + rank(compress(set, t.stones))
+	}
+	o := image(t.onto, set)
+	if t.fix != 0 {
+		best := o
+		for f := t.fix; f != 0; f &= f - 1 {
+			best = min(best, image(bits.TrailingZeros16(f), o))
+		}
+		o = best
+	}
+	return bl.start + t.n*bl.per + rank(compress(o, t.rep))
 }
 
 // symmetric says whether, with the symmetric index, a symmetry other than
