@@ -116,4 +116,3 @@ type TierMover interface {
 	Tiered
 	TierMoves(s uint64, dst []uint64) (inside uint64, exits []uint64)
 }
-
