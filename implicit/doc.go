@@ -37,14 +37,18 @@
 //	CanonicalMarker  quixo                NewClassSet (Compact, tier)    IsCanonical of each index (slower)
 //	ClassCounter     quixo, teeko         Compact's and Reduced's        the classes' moves are listed and
 //	                                      classify, tier                 ranked to be counted (slower start)
-//	PositionCounter  dobutsu; Compact     -stats, ReachableClasses       counts are of indices, not of
-//	                 passes it on                                        positions
+//	PositionCounter  dobutsu, morris;     -stats, ReachableClasses,      counts are of indices, not of
+//	                 Compact passes it on a game's counts line            positions
+//	AsPlayed         morris               query, play, serve             positions show as their class's
+//	                                                                     representative (an image)
 //	Sizer            graph; Compact       the memory plan, -max-memory   the game's own arrays are not
 //	                                                                     counted against -max-memory
 //	Tiered           morris, quixo,       package tier, -tiered, -plan   the game is solved whole in memory
 //	                 teeko
 //	TierUnmover      morris, quixo,       package tier                   a tier's solve lists every un-move
 //	                 teeko                                               and drops those into other tiers
+//	TierMover        morris               package tier                   a tier's solve numbers the moves
+//	                                                                     inside the tier to count them
 //
 // A game implements an optional interface by having its methods: the
 // engines and the command find them with a type assertion. The helpers

@@ -169,6 +169,19 @@ type PositionCounter interface {
 	Positions(s uint64) uint64
 }
 
+// AsPlayed is a Game whose index keeps one position of each class of
+// symmetric positions by design (not through Symmetric and Compact), and
+// that can give players every position as it stands: Played returns the
+// game over every position, whose notation, moves and un-moves are those
+// of the board as played, and Class maps its positions to this game's
+// indices. Queries, play and the web page show Played's positions and
+// look their values up through Class; solves and verify use this game.
+type AsPlayed interface {
+	Game
+	Played() Game
+	Class(s uint64) uint64
+}
+
 // TurnedDescriber is a Describer whose index keeps each position as the
 // player to move sees it, the second player's positions being stored as
 // their images with the colours swapped (and the board turned): Describe

@@ -80,6 +80,9 @@ func (b *database) instance(k int, full bool) (query.Solved, implicit.Game, erro
 		if g.Size() != tab.Size() {
 			return p, nil, mismatch("size", tab.Size(), g.Size())
 		}
+		if ap, ok := g.(implicit.AsPlayed); ok {
+			p.Game, p.Index = ap.Played(), ap.Class
+		}
 		return p, g, nil
 	}
 	sg, ok := g.(implicit.Symmetric)

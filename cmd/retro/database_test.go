@@ -40,6 +40,7 @@ func TestDatabaseEveryGame(t *testing.T) {
 		{"quixo", "-n", "2"},
 		{"quixo", "-n", "3"},
 		{"dobutsu", "-pieces", "C"},
+		{"morris", "-max-stones", "3"}, // queried as played (implicit.AsPlayed)
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

@@ -62,6 +62,9 @@ index holds one position of each class under the board's 16 symmetries
 // ending is the game without a start, whose answer is its counts.
 type ending struct{ endingGame }
 
+// Played returns the ending over every position (implicit.AsPlayed).
+func (e ending) Played() implicit.Game { return ending{e.Plain()} }
+
 // whole is the whole game, from its start.
 type whole struct {
 	ending
@@ -70,10 +73,18 @@ type whole struct {
 
 func (w whole) Start() uint64 { return w.start }
 
+// Played returns the whole game over every position (implicit.AsPlayed).
+func (w whole) Played() implicit.Game {
+	p := w.Plain()
+	return whole{ending{p}, p.Start()}
+}
+
 type endingGame interface {
 	implicit.Tiered
 	implicit.Notation
 	implicit.TurnedDescriber
 	implicit.PositionCounter
+	Plain() *Game
+	Class(s uint64) uint64
 	TierUnmoves(t uint64, canonical bool, dst []uint64) []uint64
 }

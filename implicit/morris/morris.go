@@ -25,6 +25,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/retro-solver/retro/implicit"
 )
@@ -75,7 +76,9 @@ type Game struct {
 	blockOf   []int32 // by m, hm, o, ho (blockKey); -1 where the game has none
 	tiers     []implicit.Tier
 	size      uint64
-	classes   *setClasses // nil: every position has its index (the tests' plain index)
+	classes   *setClasses // nil: every position has its index (the plain index)
+	plainOnce sync.Once
+	plain     *Game // the game over the plain index, for Played
 }
 
 // New returns variant v: the whole game from the empty board if maxStones
@@ -277,6 +280,29 @@ func (g *Game) index(mover uint32, hm int, other uint32, ho int) (uint64, bool) 
 	}
 	n, other := g.classes.canonical(mover, other, m)
 	return bl.start + n*bl.per + rank(compress(other, bl.reps[n])), true
+}
+
+// Plain returns the game over the plain index, every position its own
+// (g itself if that is g's): the game as players see it, each position
+// as it stands on the board, which a query shows and looks up through
+// Class.
+func (g *Game) Plain() *Game {
+	if g.classes == nil {
+		return g
+	}
+	g.plainOnce.Do(func() {
+		g.plain, _ = newGame(g.v, g.maxStones, false) // g's rules were checked
+	})
+	return g.plain
+}
+
+// Class returns g's index of position s of g.Plain(): that of its class's
+// representative.
+func (g *Game) Class(s uint64) uint64 {
+	p := g.Plain()
+	bi, mover, other := p.decode(s)
+	bl := &p.blocks[bi]
+	return g.mustIndex(mover, bl.hm, other, bl.ho)
 }
 
 // legal says whether index s of block bl is a position: with the symmetric
