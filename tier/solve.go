@@ -268,6 +268,7 @@ func (s *solver) open(k int) (*store, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.load()
 	s.stores[k] = st
 	return st, nil
 }

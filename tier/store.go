@@ -143,6 +143,24 @@ type store struct {
 	// empty otherwise.
 	classes implicit.ClassSet
 	unmap   func() error
+	// unload unmaps the codes' copy in huge pages (load), if any.
+	unload func() error
+}
+
+// hugeLoad is the size of codes from which load copies them.
+const hugeLoad = 16 << 20
+
+// load copies large codes into huge pages, where the many random lookups
+// of a child's parents miss the TLB far less than in the file's mapping,
+// whose pages it gives back (they stay in the page cache).
+func (s *store) load() {
+	if len(s.codes) < hugeLoad || s.unload != nil {
+		return
+	}
+	if c, unload := hugeCopy(s.codes); c != nil {
+		dropPages(s.data)
+		s.codes, s.unload = c, unload
+	}
 }
 
 // code returns the code of entry i.
@@ -166,10 +184,15 @@ func (s *store) Lookup(i uint64) (engine.Value, uint64, error) {
 func (s *store) Size() uint64 { return s.h.entries }
 
 func (s *store) close() error {
-	if s.unmap == nil {
-		return nil
+	var err error
+	if s.unload != nil {
+		err = s.unload()
+		s.unload = nil
 	}
-	err := s.unmap()
+	if s.unmap == nil {
+		return err
+	}
+	err = errors.Join(err, s.unmap())
 	s.unmap = nil
 	return err
 }

@@ -103,6 +103,13 @@ func (b *board) removable(set uint32) uint32 {
 	return set
 }
 
+// mayRemove says whether a mill against set may remove its stone on p
+// (removable's rule, without finding every stone's): one in no mill may
+// be, and one in a mill only if all of set's are.
+func (b *board) mayRemove(set uint32, p int) bool {
+	return !b.closes(set, p) || b.inMills(set) == set
+}
+
 // pointOf returns the number of a point's name ("d7"), or an error.
 func pointOf(name string) (int, error) {
 	for p, n := range pointNames {
@@ -183,6 +190,7 @@ func init() {
 				}
 			}
 			squeezeTable[f][b] = c
+			spreadTable[f][c] |= uint8(f & b)
 		}
 	}
 	for j := range 3 {
@@ -205,19 +213,17 @@ func init() {
 }
 
 // expand is compress's inverse: the points of c placed on the points not
-// in taken, in order.
+// in taken, in order, a byte of the board at a time (spreadTable).
 func expand(c, taken uint32) uint32 {
-	var set uint32
-	free := full &^ taken
-	q := 0
-	for f := free; f != 0 && c>>q != 0; f &= f - 1 {
-		if c>>q&1 != 0 {
-			set |= f & -f
-		}
-		q++
-	}
-	return set
+	f0, f1, f2 := ^uint8(taken), ^uint8(taken>>8), ^uint8(taken>>16)
+	n0, n1 := bits.OnesCount8(f0), bits.OnesCount8(f1)
+	return uint32(spreadTable[f0][uint8(c)&(1<<n0-1)]) | uint32(spreadTable[f1][uint8(c>>n0)&(1<<n1-1)])<<8 |
+		uint32(spreadTable[f2][uint8(c>>(n0+n1))])<<16
 }
+
+// spreadTable[f][c] is the bits of f kept where c has a bit for them: the
+// i-th lowest bit of f where c's bit i is set (squeezeTable's inverse).
+var spreadTable [256][256]uint8
 
 // The 16 symmetries of the board: the 8 of the square (on the points'
 // places in a 7 x 7 grid, columns a-g and rows 7-1) times the swap of the

@@ -573,7 +573,7 @@ func (g *Game) unmoves(t uint64, within bool, dst []uint64) []uint64 {
 		repeats = g.classes != nil
 		for r := spare; r != 0; r &= r - 1 {
 			back := now | r&-r
-			if g.b.removable(back)&(r&-r) == 0 || g.full(from, back) {
+			if !g.b.mayRemove(back, bits.TrailingZeros32(r)) || g.full(from, back) {
 				continue
 			}
 			if i, ok := g.index(from, hl, back, bl.hm); ok {
