@@ -161,6 +161,7 @@ func TestCheckOptional(t *testing.T) {
 type spending struct {
 	m, tiers uint64
 	leak     bool
+	miscount bool // TierMoves counts the move out of the tier as one inside
 }
 
 func (g spending) Size() uint64     { return g.m * g.tiers }
@@ -203,6 +204,20 @@ func (g spending) TierUnmoves(t uint64, _ bool, dst []uint64) []uint64 {
 	return dst
 }
 
+func (g spending) TierMoves(s uint64, dst []uint64) (uint64, []uint64) {
+	if s == 0 {
+		return 0, dst
+	}
+	inside := uint64(1)
+	if k := s / g.m; k > 0 {
+		if g.miscount {
+			return 2, dst
+		}
+		dst = append(dst, s-g.m)
+	}
+	return inside, dst
+}
+
 func (g spending) Tiers() []implicit.Tier {
 	var tiers []implicit.Tier
 	for k := range g.tiers {
@@ -227,3 +242,15 @@ func TestCheckTiersUnmover(t *testing.T) {
 		t.Errorf("a TierUnmoves that leaves its tier: CheckTiers returned %v", err)
 	}
 }
+
+// TestCheckTiersMover checks that CheckTiers accepts a TierMover that
+// counts the moves inside a tier and lists the others, and fails one that
+// counts a move out of the tier as one inside.
+func TestCheckTiersMover(t *testing.T) {
+	var _ implicit.TierMover = spending{}
+	err := gametest.CheckTiers(spending{m: 5, tiers: 4, miscount: true}, 100, 1)
+	if err == nil || !strings.Contains(err.Error(), "TierMoves") {
+		t.Errorf("a TierMoves that counts an exit inside: CheckTiers returned %v", err)
+	}
+}
+
