@@ -365,12 +365,13 @@ func (g *Game) Classify(s uint64) implicit.Kind {
 // distinct drops the repeats among dst[from:]: with the symmetric index,
 // two moves may reach one class (each move then counts once, and each
 // un-move: a class's moves are the classes its positions' moves reach).
-// Only moves that removed a stone, or whose stones left unmoved (the
-// player's who moves next) some symmetry fixes, may repeat: two others
+// Of the moves that remove nothing, only those whose stones left unmoved
+// (the player's who moves next) some symmetry fixes may repeat: two
 // whose images are one position have a symmetry between them that fixes
-// the stones they share, and differ in the stones they moved.
+// the stones they share, and differ in the stones they moved; repeats
+// says whether they may.
 func (g *Game) distinct(dst []uint64, from int, repeats bool) []uint64 {
-	if !repeats || len(dst)-from < 2 {
+	if !repeats || g.classes == nil || len(dst)-from < 2 {
 		return dst
 	}
 	tail := dst[from:]
@@ -419,20 +420,22 @@ func (g *Game) moves(s uint64, dst []uint64, split bool) ([]uint64, uint64) {
 	// Every move that removes nothing leaves other's stones to the player
 	// to move next: their class is found once.
 	next := g.toward(other)
-	repeats := next.symmetric()
 	var inside uint64
 	var slides []uint64 // the slides inside the tier, where two may be one class
 	var room [64]uint64
-	if split && repeats {
+	if split && next.symmetric() {
 		slides = room[:0]
 	}
+	// The moves that remove a stone reach another block than those that
+	// remove none: each kind is told apart from its own (distinct).
+	var removalRoom [64]uint64
+	removals := removalRoom[:0]
 	// after appends the positions once the mover has its stones on to
 	// (the point just taken included) and hm in hand.
 	after := func(to uint32, q int, hm int, into *block, slide bool) {
 		if other != 0 && g.b.closes(to, q) {
-			repeats = g.classes != nil
 			for r := g.b.removable(other); r != 0; r &= r - 1 {
-				dst = append(dst, g.mustIndex(other&^(r&-r), bl.ho, to, hm))
+				removals = append(removals, g.mustIndex(other&^(r&-r), bl.ho, to, hm))
 			}
 			return
 		}
@@ -465,7 +468,9 @@ func (g *Game) moves(s uint64, dst []uint64, split bool) ([]uint64, uint64) {
 		slices.Sort(slides)
 		inside = uint64(len(slices.Compact(slides)))
 	}
-	return g.distinct(dst, from, repeats), inside
+	dst = g.distinct(dst, from, next.symmetric())
+	from = len(dst)
+	return g.distinct(append(dst, removals...), from, true), inside
 }
 
 // mustBlock returns the block of the counts, which a move reaches: the
@@ -547,10 +552,13 @@ func (g *Game) unmoves(t uint64, within bool, dst []uint64) []uint64 {
 	bi, now, last := g.decode(t)
 	bl := g.blocks[bi]
 	from := len(dst)
-	repeats := g.symmetric(now)
 	if g.full(now, last) {
 		dst = append(dst, t)
 	}
+	// The un-moves that put a removed stone back are in another block than
+	// the others: each kind is told apart from its own (distinct).
+	var unremovalRoom [128]uint64
+	unremovals := unremovalRoom[:0]
 	empty := full &^ (now | last)
 	// before appends the position before the move that left last's stones
 	// on it with q just taken, from (last's stones before) with hl in hand:
@@ -570,14 +578,13 @@ func (g *Game) unmoves(t uint64, within bool, dst []uint64) []uint64 {
 		if !closed || within {
 			return
 		}
-		repeats = g.classes != nil
 		for r := spare; r != 0; r &= r - 1 {
 			back := now | r&-r
 			if !g.b.mayRemove(back, bits.TrailingZeros32(r)) || g.full(from, back) {
 				continue
 			}
 			if i, ok := g.index(from, hl, back, bl.hm); ok {
-				dst = append(dst, i)
+				unremovals = append(unremovals, i)
 			}
 		}
 	}
@@ -600,7 +607,9 @@ func (g *Game) unmoves(t uint64, within bool, dst []uint64) []uint64 {
 			}
 		}
 	}
-	return g.distinct(dst, from, repeats)
+	dst = g.distinct(dst, from, g.symmetric(now))
+	from = len(dst)
+	return g.distinct(append(dst, unremovals...), from, true)
 }
 
 // Describe writes s in the position notation: the rows from 7 down to 1,
