@@ -253,4 +253,3 @@ func TestCheckTiersMover(t *testing.T) {
 		t.Errorf("a TierMoves that counts an exit inside: CheckTiers returned %v", err)
 	}
 }
-
