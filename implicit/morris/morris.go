@@ -500,7 +500,7 @@ func (g *Game) toward(stones uint32) toward {
 	t := toward{g: g, stones: stones}
 	if c := g.classes; c != nil {
 		k := bits.OnesCount32(stones)
-		e := c.of[stones]
+		e := c.of[k][rank(stones)]
 		t.n, t.onto = uint64(e>>4), int(e&15)
 		t.rep, t.fix = c.reps[k][t.n], c.fix[k][t.n]
 	}
@@ -534,7 +534,8 @@ func (g *Game) symmetric(set uint32) bool {
 	if g.classes == nil {
 		return false
 	}
-	return g.classes.fix[bits.OnesCount32(set)][g.classes.of[set]>>4] != 0
+	k := bits.OnesCount32(set)
+	return g.classes.fix[k][g.classes.of[k][rank(set)]>>4] != 0
 }
 
 // Unmoves appends the positions one move before t that the game holds and
