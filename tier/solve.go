@@ -139,8 +139,11 @@ type solver struct {
 	tiers  []implicit.Tier
 	o      Options
 	fp     uint32     // the fingerprint's checksum, in every tier file
-	mu     sync.Mutex // guards stores
+	mu     sync.Mutex // guards stores and readers
 	stores []*store   // the open files of solved tiers, by tier number
+	// readers counts the tiers being solved that read each tier as a
+	// child: a child's codes are in memory (load) only while one does.
+	readers []int
 }
 
 func (s *solver) closeAll() {
@@ -188,8 +191,9 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 		v.classes = implicit.NewClassSetRange(s.sym, t.Start, t.End)
 		v.sparse = v.classes.Positions()
 	}
+	defer s.doneReading(t.Children)
 	for _, c := range t.Children {
-		st, err := s.open(c)
+		st, err := s.read(c)
 		if err != nil {
 			return false, err
 		}
@@ -268,9 +272,43 @@ func (s *solver) open(k int) (*store, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.load()
 	s.stores[k] = st
 	return st, nil
+}
+
+// read opens tier k to be read as a child of a tier being solved, its
+// codes in memory (load) until doneReading.
+func (s *solver) read(k int) (*store, error) {
+	st, err := s.open(k)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.readers == nil {
+		s.readers = make([]int, len(s.tiers))
+	}
+	if s.readers[k]++; s.readers[k] == 1 {
+		st.load()
+	}
+	return st, nil
+}
+
+// doneReading says that a tier solved with these children no longer reads
+// them: a child no other tier reads gives its memory back until a parent
+// solved later reads it again (a whole game's children would otherwise
+// stay in memory from their first parent to their last, tiers apart).
+func (s *solver) doneReading(children []int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range children {
+		if s.readers == nil || s.readers[c] == 0 {
+			continue // not read: its open failed
+		}
+		if s.readers[c]--; s.readers[c] == 0 && s.stores[c] != nil {
+			s.stores[c].unloadCodes()
+		}
+	}
 }
 
 // openStoreOf opens the file of tier k (a symmetric tier's entries are

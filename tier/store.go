@@ -143,8 +143,10 @@ type store struct {
 	// empty otherwise.
 	classes implicit.ClassSet
 	unmap   func() error
-	// unload unmaps the codes' copy in huge pages (load), if any.
+	// unload unmaps the codes' copy in huge pages (load), if any; mapped
+	// is the codes in the file's mapping.
 	unload func() error
+	mapped []byte
 }
 
 // hugeLoad is the size of codes from which load copies them.
@@ -159,8 +161,18 @@ func (s *store) load() {
 	}
 	if c, unload := hugeCopy(s.codes); c != nil {
 		dropPages(s.data)
-		s.codes, s.unload = c, unload
+		s.mapped, s.codes, s.unload = s.codes, c, unload
 	}
+}
+
+// unloadCodes gives the memory of the codes back: load's copy, and the
+// file's pages (they stay in the page cache for the next read).
+func (s *store) unloadCodes() {
+	if s.unload != nil {
+		s.unload()
+		s.codes, s.unload = s.mapped, nil
+	}
+	dropPages(s.data)
 }
 
 // code returns the code of entry i.
