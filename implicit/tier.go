@@ -12,6 +12,11 @@ type Tier struct {
 	Name       string
 	Start, End uint64
 	Children   []int
+	// NoMovesInside says that no move of the tier's positions stays in the
+	// tier (Morris's placements: each spends a stone from a hand): a tiered
+	// solve then finds each position's value from its children's in one
+	// pass over its moves (engine.OnePass), in a fraction of the memory.
+	NoMovesInside bool
 }
 
 // Size returns the number of indices of the tier.

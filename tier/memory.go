@@ -55,6 +55,9 @@ func Estimate(g implicit.Tiered, workers int) Plan {
 	for k, t := range tiers {
 		n := p.Entries[k]
 		b := engine.KindPar.Bytes(n, g.MaxMoves()+1) + 2*n
+		if t.NoMovesInside {
+			b = engine.OnePassBytes(n)
+		}
 		if sym != nil {
 			b += t.Size()/8 + 4*n // class bits, and each class's position
 		}

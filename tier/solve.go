@@ -218,7 +218,12 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 			fmt.Fprintf(s.o.Progress, "retro: tier %s: checkpoint at level %d saved\n", t.Name, level)
 		}
 	}
-	r, err := engine.Parallel(ctx, v, opt)
+	var r *engine.Result
+	if t.NoMovesInside {
+		r, err = engine.OnePass(ctx, v, opt)
+	} else {
+		r, err = engine.Parallel(ctx, v, opt)
+	}
 	if err != nil {
 		return false, err
 	}

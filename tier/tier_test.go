@@ -23,16 +23,23 @@ type tieredGraph struct {
 func (g tieredGraph) Tiers() []implicit.Tier { return g.tiers }
 
 // randomTiered returns a graph of n vertices in t tiers with about m edges,
-// a third of them into later tiers.
+// a third of them into later tiers; for an odd seed, its odd tiers have
+// edges into later tiers only (implicit.Tier.NoMovesInside).
 func randomTiered(n, m uint64, t int, seed uint64) tieredGraph {
 	r := rand.New(rand.NewPCG(seed, 7))
 	per := (n + uint64(t) - 1) / uint64(t)
+	flat := func(k uint64) bool { return seed%2 == 1 && k%2 == 1 }
 	var src, dst []uint32
 	for range m {
 		u := r.Uint64N(n)
 		lo, hi := u/per*per, min(u/per*per+per, n)
 		v := lo + r.Uint64N(hi-lo)
-		if r.IntN(3) == 0 {
+		switch {
+		case flat(u/per) && hi == n:
+			continue // the last tier: nowhere to go
+		case flat(u / per):
+			v = hi + r.Uint64N(n-hi)
+		case r.IntN(3) == 0:
 			v = lo + r.Uint64N(n-lo)
 		}
 		src, dst = append(src, uint32(u)), append(dst, uint32(v))
@@ -43,7 +50,7 @@ func randomTiered(n, m uint64, t int, seed uint64) tieredGraph {
 		if lo >= hi {
 			break
 		}
-		tr := implicit.Tier{Name: fmt.Sprintf("vertices %d-%d", lo, hi-1), Start: lo, End: hi}
+		tr := implicit.Tier{Name: fmt.Sprintf("vertices %d-%d", lo, hi-1), Start: lo, End: hi, NoMovesInside: flat(uint64(k))}
 		for c := k + 1; uint64(c)*per < n; c++ {
 			tr.Children = append(tr.Children, c)
 		}

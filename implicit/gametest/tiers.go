@@ -47,6 +47,8 @@ func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 		for _, m := range buf {
 			if c := implicit.TierOf(tiers, m); c != k && !slices.Contains(tiers[k].Children, c) {
 				return fmt.Errorf("gametest: %d (tier %s) moves to %d (tier %s), not a child", s, tiers[k].Name, m, tiers[c].Name)
+			} else if c == k && tiers[k].NoMovesInside {
+				return fmt.Errorf("gametest: %d (tier %s) moves to %d in its tier, which says it has no moves inside", s, tiers[k].Name, m)
 			}
 		}
 		if tm, ok := g.(implicit.TierMover); ok {

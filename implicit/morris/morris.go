@@ -169,9 +169,16 @@ func newGame(v Variant, maxStones int, symmetric bool) (*Game, error) {
 			g.blocks = append(g.blocks, bl)
 			g.size += bl.size
 		}
+		first := len(g.blocks)
 		add(k.a, k.ha, k.b, k.hb)
 		add(k.b, k.hb, k.a, k.ha)
 		t.End = g.size
+		// Where placing is obligatory, a tier whose every mover has a
+		// stone in hand only places (or has lost): no move stays in it.
+		t.NoMovesInside = !v.Lasker
+		for _, bl := range g.blocks[first:] {
+			t.NoMovesInside = t.NoMovesInside && (bl.hm > 0 || bl.m+bl.hm < 3)
+		}
 		if t.End > t.Start {
 			g.tiers = append(g.tiers, t)
 		}
