@@ -202,6 +202,15 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 	}
 	// Inside a long tier, the engine saves its state at level barriers.
 	opt := s.o.Engine
+	if v.tm != nil && opt.Direction == engine.Auto {
+		// A game that counts the moves inside a tier apart does so because
+		// listing them is dear (Morris lists every move to keep the few
+		// inside): a pulled level lists every unresolved position's, and
+		// the engine's sample of that cost misjudged Morris's big tiers (a
+		// pulled level of 7+0 v 6+0 took minutes where pushing takes
+		// seconds).
+		opt.Direction = engine.PushOnly
+	}
 	if workers != parallel.Workers(opt.Workers) {
 		// One of several small tiers solved at once: its share of the
 		// workers and of the memory, no progress lines of its own, and

@@ -252,6 +252,9 @@ func openStore(path string, want storeHeader, verify bool) (*store, error) {
 		if h.symmetric && checksum(data[h.codesEnd():]) != h.bitsCRC {
 			return fail("its class bits' checksum is wrong")
 		}
+		// The check read every page: they go until read again (a solve
+		// that goes on opens every finished tier, and would hold them all).
+		dropPages(data)
 	}
 	return s, nil
 }
