@@ -13,9 +13,11 @@
 // the tiers' children (fewer stones in hand, or fewer on the board) never
 // lead back.
 //
-// The index has no symmetry in it yet: the 16 symmetries of the board are
-// the next step, which the whole standard game needs to fit in memory. The
-// endings (-max-stones) are solved whole.
+// The index holds one position of each class under the board's 16
+// symmetries (classes.go): the mover's stones are ranked among the
+// classes of sets of as many points, not among all sets. The plain index,
+// every position its own, is the game players see (Plain, Class) and the
+// tests' reference.
 package morris
 
 import (
