@@ -17,7 +17,7 @@ import (
 type Plan struct {
 	Tiers   []uint64 // Tiers[k]: bytes at the peak of tier k's solve
 	Entries []uint64 // Entries[k]: tier k's entries (classes are estimated)
-	Disk    []uint64 // Disk[k]: bytes of tier k's file, with two-byte codes
+	Disk    []uint64 // Disk[k]: bytes of tier k's file, with one-byte codes
 	Edges   []uint64 // Edges[k]: tier k's moves, estimated from a sample (the work of its solve)
 	Peak    uint64
 	Largest int // the tier of the peak
@@ -26,9 +26,10 @@ type Plan struct {
 	Together int
 }
 
-// planWidth is the code width Plan.Disk assumes: two bytes hold depths up to
-// 32,766; one byte (up to 126) is common for small tiers.
-const planWidth = 2
+// planWidth is the code width Plan.Disk assumes: one byte holds depths up
+// to 126, and a tier with a few deeper entries keeps those in its overflow
+// (see the tier file's layout), so only a tier with many passes it.
+const planWidth = 1
 
 // classSamples is the number of positions of a tier tested to estimate its
 // share of canonical positions.

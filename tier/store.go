@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync/atomic"
 
 	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
@@ -24,21 +26,31 @@ import (
 //	  entries (8), positions of the tier (8), code width in bytes (4),
 //	  symmetric 0/1 (4), max depth (8), counts by value (4 x 8),
 //	  edges walked (8), CRC-32C of the fingerprint (4), of the codes (4),
-//	  of the class bits (4), zeros, and the CRC-32C of the header's first
-//	  124 bytes (4)
+//	  of the class bits (4), codes overflowed (8), CRC-32C of the
+//	  overflow (4), zeros, and the CRC-32C of the header's first 124 bytes
+//	  (4)
 //	codes: one per entry (a class of a symmetric game, otherwise a
-//	  position), db.Code of its value and depth, width bytes each
+//	  position), db.Code of its value and depth, width bytes each; with
+//	  overflow, one byte each, 255 for a code of 255 or more
 //	class bits, for a symmetric game: bit s of the words (from the next
 //	  multiple of 8 bytes) set when position s of the tier is canonical,
 //	  then their running counts (implicit.ClassSet.Counts), 4 bytes each,
 //	  so that a rank reads a few words and not the whole file
+//	overflow (from the next multiple of 8 bytes): the entries whose code
+//	  is 255 or more, in increasing order (8 bytes each), then their codes
+//	  (8 bytes each). A tier whose depths pass 126 in only a few entries
+//	  (Morris's big tiers: one in 10^4 or fewer) keeps one byte an entry,
+//	  half what its parents hold in memory, instead of two.
 //
 // It is written under a temporary name, synced and renamed, so a file
 // under its final name is always whole; its checksums catch the rest.
 const (
 	storeMagic   = "RETROTR1"
-	storeVersion = 1
+	storeVersion = 2 // 1: no overflow (read as none)
 	headerSize   = 128
+	// overflowCode is the one-byte code of an entry found in the
+	// overflow.
+	overflowCode = 255
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -58,6 +70,8 @@ type storeHeader struct {
 	fingerprint uint32
 	codesCRC    uint32
 	bitsCRC     uint32
+	overflow    uint64 // entries whose code is in the overflow
+	overflowCRC uint32
 }
 
 func (h *storeHeader) encode() []byte {
@@ -81,6 +95,8 @@ func (h *storeHeader) encode() []byte {
 	b = binary.LittleEndian.AppendUint32(b, h.fingerprint)
 	b = binary.LittleEndian.AppendUint32(b, h.codesCRC)
 	b = binary.LittleEndian.AppendUint32(b, h.bitsCRC)
+	b = binary.LittleEndian.AppendUint64(b, h.overflow)
+	b = binary.LittleEndian.AppendUint32(b, h.overflowCRC)
 	b = append(b, make([]byte, headerSize-4-len(b))...)
 	return binary.LittleEndian.AppendUint32(b, checksum(b))
 }
@@ -91,8 +107,8 @@ func decodeHeader(b []byte) (storeHeader, error) {
 	if len(b) < headerSize || string(b[:8]) != storeMagic {
 		return h, errors.New("not a tier file")
 	}
-	if v := le.Uint32(b[8:]); v != storeVersion {
-		return h, fmt.Errorf("tier file format %d, this retro reads %d", v, storeVersion)
+	if v := le.Uint32(b[8:]); v != storeVersion && v != 1 {
+		return h, fmt.Errorf("tier file format %d, this retro reads 1 and %d", v, storeVersion)
 	}
 	if le.Uint32(b[124:]) != checksum(b[:124]) {
 		return h, errors.New("its header's checksum is wrong")
@@ -110,6 +126,8 @@ func decodeHeader(b []byte) (storeHeader, error) {
 	h.fingerprint = le.Uint32(b[88:])
 	h.codesCRC = le.Uint32(b[92:])
 	h.bitsCRC = le.Uint32(b[96:])
+	h.overflow = le.Uint64(b[100:]) // 0 in format 1
+	h.overflowCRC = le.Uint32(b[108:])
 	return h, nil
 }
 
@@ -121,11 +139,22 @@ func (h *storeHeader) codesEnd() uint64 {
 
 // fileSize returns the size the file must have.
 func (h *storeHeader) fileSize() uint64 {
+	if h.overflow > 0 {
+		return h.overflowStart() + 16*h.overflow
+	}
+	return h.basicSize()
+}
+
+// basicSize returns the size of the file without its overflow.
+func (h *storeHeader) basicSize() uint64 {
 	if !h.symmetric {
 		return headerSize + h.entries*uint64(h.width)
 	}
 	return h.countsStart() + 4*h.countsLen()
 }
+
+// overflowStart returns the offset of the overflow.
+func (h *storeHeader) overflowStart() uint64 { return (h.basicSize() + 7) &^ 7 }
 
 // countsStart returns the offset of a symmetric tier's running counts.
 func (h *storeHeader) countsStart() uint64 { return h.codesEnd() + (h.positions+63)/64*8 }
@@ -147,6 +176,9 @@ type store struct {
 	// is the codes in the file's mapping.
 	unload func() error
 	mapped []byte
+	// overEntries and overCodes are the overflow: the entries whose code
+	// is overflowCode in codes, and their codes.
+	overEntries, overCodes []uint64
 }
 
 // hugeLoad is the size of codes from which load copies them.
@@ -179,7 +211,11 @@ func (s *store) unloadCodes() {
 func (s *store) code(i uint64) uint64 {
 	switch s.h.width {
 	case 1:
-		return uint64(s.codes[i])
+		if c := s.codes[i]; c != overflowCode || s.overEntries == nil {
+			return uint64(c)
+		}
+		k, _ := slices.BinarySearch(s.overEntries, i)
+		return s.overCodes[k]
 	case 2:
 		return uint64(binary.LittleEndian.Uint16(s.codes[2*i:]))
 	}
@@ -239,6 +275,13 @@ func openStore(path string, want storeHeader, verify bool) (*store, error) {
 		return fail("is %d bytes, want %d: truncated or damaged", len(data), h.fileSize())
 	}
 	s.codes = data[headerSize : headerSize+h.entries*uint64(h.width)]
+	if h.overflow > 0 {
+		if h.width != 1 {
+			return fail("an overflow with %d-byte codes", h.width)
+		}
+		over := wordsOf(data[h.overflowStart():])
+		s.overEntries, s.overCodes = over[:h.overflow], over[h.overflow:]
+	}
 	if h.symmetric {
 		s.classes = implicit.ClassSet{Bits: wordsOf(data[h.codesEnd():h.countsStart()]), Counts: uint32sOf(data[h.countsStart():])}
 		if s.classes.Len() != h.entries {
@@ -249,8 +292,11 @@ func openStore(path string, want storeHeader, verify bool) (*store, error) {
 		if checksum(s.codes) != h.codesCRC {
 			return fail("its codes' checksum is wrong")
 		}
-		if h.symmetric && checksum(data[h.codesEnd():]) != h.bitsCRC {
+		if h.symmetric && checksum(data[h.codesEnd():h.basicSize()]) != h.bitsCRC {
 			return fail("its class bits' checksum is wrong")
+		}
+		if h.overflow > 0 && checksum(data[h.overflowStart():]) != h.overflowCRC {
+			return fail("its overflow's checksum is wrong")
 		}
 		// The check read every page: they go until read again (a solve
 		// that goes on opens every finished tier, and would hold them all).
@@ -266,6 +312,10 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 	width, err := db.CodeWidth(r.MaxDepth())
 	if err != nil {
 		return err
+	}
+	overflowing := width > 1 && fewOverflow(ctx, r, workers)
+	if overflowing {
+		width = 1
 	}
 	h.width = uint32(width)
 	h.entries = r.Size()
@@ -292,6 +342,7 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 	}
 	const chunk = 1 << 20
 	buf := make([]byte, min(h.entries, chunk)*uint64(width))
+	var overEntries, overCodes []uint64
 	crc := uint32(0)
 	for lo := uint64(0); lo < h.entries; lo += chunk {
 		hi := min(lo+chunk, h.entries)
@@ -299,6 +350,9 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 		err := parallel.For(ctx, workers, hi-lo, parallel.ChunkFor(hi-lo, workers, 1<<12), func(_ int, a, b uint64) error {
 			for i := a; i < b; i++ {
 				c := db.Code(r.Value(lo+i), r.Depth(lo+i))
+				if overflowing {
+					c = min(c, overflowCode)
+				}
 				for k := range uint64(width) {
 					codes[i*uint64(width)+k] = byte(c >> (8 * k))
 				}
@@ -307,6 +361,15 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 		})
 		if err != nil {
 			return err
+		}
+		if overflowing {
+			for i, c := range codes {
+				if c == overflowCode {
+					e := lo + uint64(i)
+					overEntries = append(overEntries, e)
+					overCodes = append(overCodes, db.Code(r.Value(e), r.Depth(e)))
+				}
+			}
 		}
 		crc = crc32.Update(crc, castagnoli, codes)
 		if _, err := f.Write(codes); err != nil {
@@ -317,6 +380,14 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 	if h.symmetric {
 		pad := h.codesEnd() - headerSize - h.entries*uint64(width)
 		if _, err := f.Write(append(make([]byte, pad), bitBytes...)); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
+	if h.overflow = uint64(len(overEntries)); h.overflow > 0 {
+		over := append(bytesOf(overEntries), bytesOf(overCodes)...)
+		h.overflowCRC = checksum(over)
+		pad := h.overflowStart() - h.basicSize()
+		if _, err := f.Write(append(make([]byte, pad), over...)); err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}
@@ -335,6 +406,29 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 	}
 	return syncDir(filepath.Dir(path))
 }
+
+// fewOverflow says whether at most one entry of r in overflowShare has a
+// code of overflowCode or more, so that one-byte codes with an overflow
+// take less room than wider codes.
+func fewOverflow(ctx context.Context, r *engine.Result, workers int) bool {
+	var over atomic.Uint64
+	n := r.Size()
+	err := parallel.For(ctx, workers, n, parallel.ChunkFor(n, workers, 1<<12), func(_ int, lo, hi uint64) error {
+		k := uint64(0)
+		for i := lo; i < hi; i++ {
+			if v := r.Value(i); (v == engine.Win || v == engine.Loss) && db.Code(v, r.Depth(i)) >= overflowCode {
+				k++
+			}
+		}
+		over.Add(k)
+		return nil
+	})
+	return err == nil && over.Load() <= n/overflowShare
+}
+
+// overflowShare bounds the share of entries in an overflow: each takes 16
+// bytes there instead of one more byte in the codes.
+const overflowShare = 64
 
 // syncDir makes the renames in dir last.
 func syncDir(dir string) error {

@@ -1,0 +1,60 @@
+package tier
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/retro-solver/retro/db"
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/graph"
+)
+
+// TestStoreOverflow writes a tier whose depths pass 126 in a few entries
+// (a chain of 300 moves beside 20,000 lost positions): its file keeps one
+// byte an entry and the few deep codes in its overflow, and reads back
+// every code; a damaged overflow fails the check.
+func TestStoreOverflow(t *testing.T) {
+	const chain, rest = 300, 20000
+	var src, dst []uint32
+	for v := uint32(1); v < chain; v++ {
+		src, dst = append(src, v), append(dst, v-1)
+	}
+	g := graph.FromEdges(chain+rest, src, dst)
+	ctx := context.Background()
+	r, err := engine.Sequential(ctx, g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "tier.bin")
+	want := storeHeader{tier: 3, entries: r.Size(), positions: r.Size(), fingerprint: 7}
+	if err := writeStore(ctx, path, want, r, implicit.ClassSet{}, 2); err != nil {
+		t.Fatal(err)
+	}
+	st, err := openStore(path, want, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	if st.h.width != 1 || st.h.overflow != chain-126 {
+		t.Fatalf("width %d, %d codes overflowed; want 1 and %d", st.h.width, st.h.overflow, chain-126)
+	}
+	for i := range r.Size() {
+		if got, c := st.code(i), db.Code(r.Value(i), r.Depth(i)); got != c {
+			t.Fatalf("entry %d: code %d, want %d", i, got, c)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 1
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openStore(path, want, true); err == nil {
+		t.Error("a damaged overflow passed the check")
+	}
+}
