@@ -111,10 +111,17 @@ func prepareDir(dir string, m manifest) error {
 	path := filepath.Join(dir, "manifest.json")
 	if b, err := os.ReadFile(path); err == nil {
 		var old manifest
-		if json.Unmarshal(b, &old) != nil || old != m {
+		err := json.Unmarshal(b, &old)
+		upgrade := old.Format == 1 && m.Format == storeVersion // format 1's files are read as they are
+		if upgrade {
+			old.Format = m.Format
+		}
+		if err != nil || old != m {
 			return fmt.Errorf("%s holds another solve (%q); remove it or choose another folder", dir, old.Fingerprint)
 		}
-		return nil
+		if !upgrade {
+			return nil
+		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}

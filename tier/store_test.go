@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/retro-solver/retro/db"
@@ -56,5 +57,27 @@ func TestStoreOverflow(t *testing.T) {
 	}
 	if _, err := openStore(path, want, true); err == nil {
 		t.Error("a damaged overflow passed the check")
+	}
+}
+
+// TestManifestUpgrade goes on in a folder of format 1 (its files are read
+// as they are) and marks it format 2, and still refuses another solve's.
+func TestManifestUpgrade(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest{Format: 1, Fingerprint: "game", Tiers: 3, Size: 10}
+	if err := prepareDir(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	m.Format = storeVersion
+	if err := prepareDir(dir, m); err != nil {
+		t.Fatalf("a folder of format 1: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil || !strings.Contains(string(b), `"format": 2`) {
+		t.Fatalf("the manifest reads %q (%v), want format 2", b, err)
+	}
+	m.Fingerprint = "another game"
+	if err := prepareDir(dir, m); err == nil {
+		t.Error("another solve's folder was taken")
 	}
 }
