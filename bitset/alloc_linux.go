@@ -16,13 +16,28 @@ func allocWords(n uint64) ([]uint64, *mapping) {
 	if size < hugeMin || size > 1<<46 {
 		return make([]uint64, n), nil
 	}
-	const huge = 2 << 20
-	b, err := syscall.Mmap(-1, 0, int((size+huge-1)&^(huge-1)), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
+	b, unmap := MapHuge(size)
+	if b == nil {
 		return make([]uint64, n), nil
 	}
-	syscall.Madvise(b, madvHugepage) // only advice: without it the pages are small
 	m := &mapping{}
-	runtime.AddCleanup(m, func(b []byte) { syscall.Munmap(b) }, b)
+	runtime.AddCleanup(m, func(unmap func() error) { unmap() }, unmap)
 	return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), n), m
+}
+
+// MapHuge returns size zero bytes mapped apart from the Go heap and
+// advised to use transparent huge pages (random access over hundreds of
+// megabytes then misses the TLB far less), with the function that unmaps
+// them; nil if the mapping fails.
+func MapHuge(size uint64) ([]byte, func() error) {
+	const huge = 2 << 20
+	if size == 0 || size > 1<<46 {
+		return nil, nil
+	}
+	b, err := syscall.Mmap(-1, 0, int((size+huge-1)&^(huge-1)), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return nil, nil
+	}
+	syscall.Madvise(b, madvHugepage) // only advice: without it the pages are small
+	return b[:size], func() error { return syscall.Munmap(b) }
 }

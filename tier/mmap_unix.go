@@ -40,22 +40,3 @@ func dropPages(b []byte) {
 		syscall.Madvise(b, syscall.MADV_DONTNEED)
 	}
 }
-
-// madvHugepage is MADV_HUGEPAGE, which package syscall lacks.
-const madvHugepage = 14
-
-// hugeCopy returns a copy of b in memory mapped apart and advised to use
-// transparent huge pages (where the system has them), and the function
-// that unmaps it; nil if the mapping fails. A file's own mapping has small
-// pages: a child tier's codes, looked up at random by its parents' moves,
-// then miss the TLB at nearly every lookup.
-func hugeCopy(b []byte) ([]byte, func() error) {
-	const huge = 2 << 20
-	c, err := syscall.Mmap(-1, 0, (len(b)+huge-1)&^(huge-1), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		return nil, nil
-	}
-	syscall.Madvise(c, madvHugepage) // only advice: without it the pages are small
-	copy(c, b)
-	return c[:len(b)], func() error { return syscall.Munmap(c) }
-}

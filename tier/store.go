@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
@@ -195,6 +196,17 @@ func (s *store) load() {
 		dropPages(s.data)
 		s.mapped, s.codes, s.unload = s.codes, c, unload
 	}
+}
+
+// hugeCopy returns a copy of b in huge pages (bitset.MapHuge) and the
+// function that unmaps it; nil where there are none to ask for.
+func hugeCopy(b []byte) ([]byte, func() error) {
+	c, unmap := bitset.MapHuge(uint64(len(b)))
+	if c == nil {
+		return nil, nil
+	}
+	copy(c, b)
+	return c, unmap
 }
 
 // unloadCodes gives the memory of the codes back: load's copy, and the

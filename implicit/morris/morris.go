@@ -497,23 +497,21 @@ func (g *Game) mustBlock(m, hm, o, ho int) *block {
 // their class, the symmetry onto its representative and the symmetries
 // that fix it are found once.
 type toward struct {
-	g      *Game
-	stones uint32 // the next mover's
-	n      uint64 // their class (symmetric index)
-	onto   int    // a symmetry onto its representative
-	rep    uint32
-	fix    uint16 // the symmetries but the identity that fix the representative
+	n    uint64 // the next mover's stones' class (the plain index: their rank)
+	onto int    // a symmetry onto its representative (the plain index: the identity)
+	rep  uint32 // the representative (the plain index: the stones)
+	fix  uint16 // the symmetries but the identity that fix the representative
 }
 
 func (g *Game) toward(stones uint32) toward {
-	t := toward{g: g, stones: stones}
-	if c := g.classes; c != nil {
-		k := bits.OnesCount32(stones)
-		e := c.of[k][rank(stones)]
-		t.n, t.onto = uint64(e>>4), int(e&15)
-		t.rep, t.fix = c.reps[k][t.n], c.fix[k][t.n]
+	c := g.classes
+	if c == nil {
+		return toward{n: rank(stones), rep: stones}
 	}
-	return t
+	k := bits.OnesCount32(stones)
+	e := c.of[k][rank(stones)]
+	n := uint64(e >> 4)
+	return toward{n: n, onto: int(e & 15), rep: c.reps[k][n], fix: c.fix[k][n]}
 }
 
 // symmetric says whether a symmetry other than the identity fixes the
@@ -523,9 +521,6 @@ func (t *toward) symmetric() bool { return t.fix != 0 }
 // index returns the index in block bl of the position where the next
 // mover has t's stones and the other has set.
 func (t *toward) index(bl *block, set uint32) uint64 {
-	if t.g.classes == nil {
-		return bl.start + rank(t.stones)*bl.per + rank(compress(set, t.stones))
-	}
 	o := image(t.onto, set)
 	if t.fix != 0 {
 		best := o
@@ -538,13 +533,9 @@ func (t *toward) index(bl *block, set uint32) uint64 {
 }
 
 // symmetric says whether, with the symmetric index, a symmetry other than
-// the identity fixes set.
-func (g *Game) symmetric(set uint32) bool {
-	if g.classes == nil {
-		return false
-	}
-	k := bits.OnesCount32(set)
-	return g.classes.fix[k][g.classes.of[k][rank(set)]>>4] != 0
+// the identity fixes the mover's stones of index s of block bl.
+func (bl *block) symmetric(s uint64) bool {
+	return bl.fix != nil && bl.fix[(s-bl.start)/bl.per] != 0
 }
 
 // Unmoves appends the positions one move before t that the game holds and
@@ -617,7 +608,7 @@ func (g *Game) unmoves(t uint64, within bool, dst []uint64) []uint64 {
 			}
 		}
 	}
-	dst = g.distinct(dst, from, g.symmetric(now))
+	dst = g.distinct(dst, from, bl.symmetric(t))
 	from = len(dst)
 	return g.distinct(append(dst, unremovals...), from, true)
 }

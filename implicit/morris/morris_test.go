@@ -97,7 +97,7 @@ func TestTieredEqualsSequential(t *testing.T) {
 	}
 	defer sol.Close()
 	for s := range plain.Size() {
-		v, d, err := sol.Lookup(classOf(g, plain, s))
+		v, d, err := sol.Lookup(g.Class(s))
 		if err != nil || v != want.Value(s) || d != want.Depth(s) {
 			t.Fatalf("%s: tiered %v %d (%v), sequential %v %d", plain.Describe(s), v, d, err, want.Value(s), want.Depth(s))
 		}
@@ -204,7 +204,7 @@ func TestSymmetricIndex(t *testing.T) {
 		t.Logf("%s: %d positions, %d indices (%d illegal)", v.Name, plain.Size(), g.Size(), classes.Count(engine.Illegal))
 		mapped := make([]uint64, g.Size())
 		for s := range plain.Size() {
-			i := classOf(g, plain, s)
+			i := g.Class(s)
 			mapped[i]++
 			if all.Value(s) != classes.Value(i) || all.Depth(s) != classes.Depth(i) {
 				t.Fatalf("%s %s: %v %d, its class %v %d", v.Name, plain.Describe(s), all.Value(s), all.Depth(s), classes.Value(i), classes.Depth(i))
@@ -219,23 +219,12 @@ func TestSymmetricIndex(t *testing.T) {
 }
 
 // symmetricAndPlain returns variant v's ending (or whole game) with the
-// symmetric index and with the plain one.
+// symmetric index and with the plain one (its Plain).
 func symmetricAndPlain(t *testing.T, v Variant, maxStones int) (*Game, *Game) {
 	t.Helper()
 	g, err := New(v, maxStones)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := newGame(v, maxStones, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g, plain
-}
-
-// classOf returns the symmetric index of plain's position s.
-func classOf(g, plain *Game, s uint64) uint64 {
-	bi, mover, other := plain.decode(s)
-	bl := &plain.blocks[bi]
-	return g.mustIndex(mover, bl.hm, other, bl.ho)
+	return g, g.Plain()
 }

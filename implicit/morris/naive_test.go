@@ -324,7 +324,7 @@ func TestNaiveGame(t *testing.T) {
 		bi, mover, other := plain.decode(s)
 		bl := &plain.blocks[bi]
 		v, ok := want[naiveKey{mover, other, [2]int{bl.hm, bl.ho}}]
-		c := classOf(g, plain, s)
+		c := g.Class(s)
 		got, d := r.Value(c), r.Depth(c)
 		switch {
 		case !ok && got != engine.Draw:
