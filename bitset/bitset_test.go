@@ -248,6 +248,44 @@ func TestCountersStoreWhileDec(t *testing.T) {
 	}
 }
 
+// TestCountersLanes stores through the slices of Lanes16 and Lanes32 from
+// workers that share words, and reads the counters back with Get.
+func TestCountersLanes(t *testing.T) {
+	const n, workers = 1001, 3
+	for _, width := range []uint{16, 32} {
+		c := NewCounters(n, width)
+		l16, ok16 := c.Lanes16()
+		l32, ok32 := c.Lanes32()
+		if ok16 != (width == 16) || ok32 != (width == 32) {
+			t.Fatalf("width %d: Lanes16 %v, Lanes32 %v", width, ok16, ok32)
+		}
+		var wg sync.WaitGroup
+		for w := range uint64(workers) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < n; i += workers {
+					if ok16 {
+						l16[i] = uint16(i * 7)
+					} else {
+						l32[i] = uint32(i * 70001)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		for i := uint64(0); i < n; i++ {
+			want := i * 7 & 0xffff
+			if width == 32 {
+				want = i * 70001 & 0xffffffff
+			}
+			if c.Get(i) != want {
+				t.Fatalf("width %d: counter %d = %d, want %d", width, i, c.Get(i), want)
+			}
+		}
+	}
+}
+
 func TestCountersOr(t *testing.T) {
 	c := NewCounters(8, 16)
 	c.Set(3, 5)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Counters is a packed array of unsigned counters of 16 or 32 bits, several
@@ -66,6 +67,32 @@ func (c Counters) Words() []uint64 { return c.words }
 
 // Len returns the number of counters.
 func (c Counters) Len() uint64 { return c.n }
+
+// Lanes16 returns 16-bit counters as a slice, counter i at index i, for
+// plain stores: two goroutines may store to two counters of one word at
+// once, as to two elements of any slice. It returns false for 32-bit
+// counters, and on a big-endian machine, where the lanes of a word are in
+// the other order.
+func (c Counters) Lanes16() ([]uint16, bool) {
+	if c.width != 16 || !littleEndian || len(c.words) == 0 {
+		return nil, false
+	}
+	return unsafe.Slice((*uint16)(unsafe.Pointer(&c.words[0])), c.n), true
+}
+
+// Lanes32 is Lanes16 for 32-bit counters.
+func (c Counters) Lanes32() ([]uint32, bool) {
+	if c.width != 32 || !littleEndian || len(c.words) == 0 {
+		return nil, false
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&c.words[0])), c.n), true
+}
+
+// littleEndian says whether the machine stores a word's low byte first.
+var littleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
 
 // Width returns the number of bits in each counter: 16 or 32.
 func (c Counters) Width() uint { return c.width }
