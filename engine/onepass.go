@@ -11,8 +11,14 @@ import (
 )
 
 // OnePassBytes is the memory of OnePass's arrays for n positions whose
-// depths fit in 16 bits: 2-bit values and 16-bit depths.
-func OnePassBytes(n uint64) uint64 { return n * 9 / 4 }
+// depths fit in 16 bits: 2-bit values and 16-bit depths, and for a Parted
+// game a byte a position while the pass lasts.
+func OnePassBytes(n uint64, parted bool) uint64 {
+	if parted {
+		return n * 13 / 4
+	}
+	return n * 9 / 4
+}
 
 // OnePass solves an ExitGame none of whose positions has a move inside it
 // (a tier of placements in Nine Men's Morris, where every move spends a
@@ -34,50 +40,139 @@ func OnePass(ctx context.Context, g ExitGame, opt Options) (*Result, error) {
 	prog.SetPhase("one pass over the moves")
 	var maxDepth atomic.Uint64
 	workers := parallel.Workers(opt.Workers)
-	// Chunks are whole words of both arrays (ChunkFor's multiples of 64),
-	// so that no two workers write one word.
-	err := parallel.For(ctx, workers, n, parallel.ChunkFor(n, workers, 4096), func(_ int, lo, hi uint64) error {
-		var buf []uint64
-		deepest := uint64(0)
-		for i := lo; i < hi; i++ {
-			kind, inside, exit, b := g.ClassifyExits(i, buf)
-			buf = b
-			v, d := Illegal, uint64(0)
-			switch kind {
-			case implicit.TerminalWin:
-				v = Win
-			case implicit.TerminalLoss:
-				v = Loss
-			case implicit.Inner:
-				if inside > 0 {
-					return fmt.Errorf("engine: position %d has %d moves inside a game solved in one pass", i, inside)
+	pg, parted := g.(Parted)
+	var err error
+	if parted {
+		err = onePassParts(ctx, pg, r, workers, prog, &maxDepth)
+	} else {
+		// Chunks are whole words of both arrays (ChunkFor's multiples of
+		// 64), so that no two workers write one word.
+		err = parallel.For(ctx, workers, n, parallel.ChunkFor(n, workers, 4096), func(_ int, lo, hi uint64) error {
+			var buf []uint64
+			deepest := uint64(0)
+			for i := lo; i < hi; i++ {
+				v, d, b, err := onePosition(g, i, buf)
+				if err != nil {
+					return err
 				}
-				switch exit.Kind {
-				case ExitToLoss:
-					v, d = Win, exit.Depth+1
-				case ExitToWins:
-					v, d = Loss, exit.Depth+1
-				case ExitToDraw:
-					v = Draw
-				default: // no move at all
-					v = Loss
+				buf = b
+				r.values.Set(i, uint8(v))
+				if d > 0 {
+					r.depths.Set(i, d)
+					deepest = max(deepest, d)
 				}
 			}
-			r.values.Set(i, uint8(v))
-			if d > 0 {
-				r.depths.Set(i, d)
-				deepest = max(deepest, d)
+			prog.Advance(hi - lo)
+			for m := maxDepth.Load(); deepest > m && !maxDepth.CompareAndSwap(m, deepest); m = maxDepth.Load() {
 			}
-		}
-		prog.Advance(hi - lo)
-		for m := maxDepth.Load(); deepest > m && !maxDepth.CompareAndSwap(m, deepest); m = maxDepth.Load() {
-		}
-		return nil
-	})
+			return nil
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
 	r.maxDepth = maxDepth.Load()
 	r.countValues()
 	return r, nil
+}
+
+// Parted is an ExitGame whose positions OnePass visits part by part, in
+// the order the game chooses (implicit.TierOrderer), not the index's: one
+// where the exits of consecutive positions are looked up close together.
+// Every position but the Illegal ones must be in exactly one part; OnePass
+// holds those in none Illegal without classifying them.
+type Parted interface {
+	ExitGame
+	Parts() uint64
+	Part(j uint64, dst []uint64) []uint64
+}
+
+// onePosition returns the value and depth of position i from its exits,
+// and buf for the next.
+func onePosition(g ExitGame, i uint64, buf []uint64) (Value, uint64, []uint64, error) {
+	kind, inside, exit, buf := g.ClassifyExits(i, buf)
+	switch kind {
+	case implicit.TerminalWin:
+		return Win, 0, buf, nil
+	case implicit.TerminalLoss:
+		return Loss, 0, buf, nil
+	case implicit.Inner:
+	default:
+		return Illegal, 0, buf, nil
+	}
+	if inside > 0 {
+		return 0, 0, buf, fmt.Errorf("engine: position %d has %d moves inside a game solved in one pass", i, inside)
+	}
+	switch exit.Kind {
+	case ExitToLoss:
+		return Win, exit.Depth + 1, buf, nil
+	case ExitToWins:
+		return Loss, exit.Depth + 1, buf, nil
+	case ExitToDraw:
+		return Draw, 0, buf, nil
+	}
+	return Loss, 0, buf, nil // no move at all
+}
+
+// onePassParts is OnePass's pass over a Parted game's parts. A part's
+// positions are anywhere in the arrays, so workers share words: a value
+// is a byte of its own while the pass lasts (packed into r's two-bit
+// values at the end), and a depth a lane stored with a plain store (an
+// atomic one where the machine cannot: Lanes16). A plain store does not
+// wait for its word to come from memory, where an atomic one would, at
+// every position.
+func onePassParts(ctx context.Context, g Parted, r *Result, workers int, prog *Progress, maxDepth *atomic.Uint64) error {
+	n := g.Size()
+	values := make([]uint8, n)
+	for i := range values {
+		values[i] = uint8(Illegal) // the positions of no part
+	}
+	lanes16, plain16 := r.depths.Lanes16()
+	lanes32, plain32 := r.depths.Lanes32()
+	parts := g.Parts()
+	err := parallel.For(ctx, workers, parts, parallel.ChunkFor(parts, workers, 64), func(_ int, lo, hi uint64) error {
+		var list, buf []uint64
+		deepest, done := uint64(0), uint64(0)
+		for j := lo; j < hi; j++ {
+			list = g.Part(j, list[:0])
+			for _, i := range list {
+				v, d, b, err := onePosition(g, i, buf)
+				if err != nil {
+					return err
+				}
+				buf = b
+				values[i] = uint8(v)
+				switch {
+				case d == 0:
+				case plain16:
+					lanes16[i] = uint16(d)
+				case plain32:
+					lanes32[i] = uint32(d)
+				default:
+					r.depths.Store(i, d)
+				}
+				deepest = max(deepest, d)
+			}
+			done += uint64(len(list))
+		}
+		prog.Advance(done)
+		for m := maxDepth.Load(); deepest > m && !maxDepth.CompareAndSwap(m, deepest); m = maxDepth.Load() {
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Pack the bytes, 32 to a word of r's values.
+	words := r.values.Words()
+	return parallel.For(ctx, workers, uint64(len(words)), parallel.ChunkFor(uint64(len(words)), workers, 4096), func(_ int, lo, hi uint64) error {
+		for w := lo; w < hi; w++ {
+			var x uint64
+			for k, v := range values[32*w : min(32*w+32, n)] {
+				x |= uint64(v) << (2 * k)
+			}
+			words[w] = x
+		}
+		return nil
+	})
 }

@@ -121,3 +121,22 @@ type TierMover interface {
 	Tiered
 	TierMoves(s uint64, dst []uint64) (inside uint64, exits []uint64)
 }
+
+// TierOrderer is a Tiered game that lists the positions of a tier in
+// parts, in an order a one-pass solve (Tier.NoMovesInside) follows so
+// that the moves of consecutive positions reach positions of the children
+// close together in the index. In the index's own order each move of a
+// big tier is a cache miss in a child of hundreds of megabytes; Morris
+// lists a placement tier by the stones of the player who does not place,
+// which are the next mover's in every child and rank a child's position
+// first.
+//
+// TierParts(k) returns the number of parts of tier k (0: use the index's
+// order); TierPart(k, j, dst) appends the positions of part j, in the
+// game's index. Every position of the tier that is not Illegal must be in
+// exactly one part, and no Illegal index in any.
+type TierOrderer interface {
+	Tiered
+	TierParts(k int) uint64
+	TierPart(k int, j uint64, dst []uint64) []uint64
+}

@@ -57,7 +57,8 @@ func Estimate(g implicit.Tiered, workers int) Plan {
 		n := p.Entries[k]
 		b := engine.KindPar.Bytes(n, g.MaxMoves()+1) + 2*n
 		if t.NoMovesInside {
-			b = engine.OnePassBytes(n)
+			to, ok := g.(implicit.TierOrderer)
+			b = engine.OnePassBytes(n, ok && to.TierParts(k) > 0)
 		}
 		if sym != nil {
 			b += t.Size()/8 + 4*n // class bits, and each class's position

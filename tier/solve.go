@@ -182,7 +182,7 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 			fmt.Fprintf(s.o.Progress, "retro: %v; solving the tier again\n", err)
 		}
 	}
-	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End, children: make([]*store, len(s.tiers))}
+	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End}
 	v.cm, _ = s.sym.(implicit.CanonicalMover)
 	v.tu, _ = s.g.(implicit.TierUnmover)
 	if s.sym == nil {
@@ -204,7 +204,7 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 		if err != nil {
 			return false, err
 		}
-		v.children[c] = st
+		v.children = append(v.children, child{start: s.tiers[c].Start, end: s.tiers[c].End, st: st})
 		v.maxExit = max(v.maxExit, st.h.maxDepth)
 	}
 	// Inside a long tier, the engine saves its state at level barriers.
@@ -236,7 +236,11 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 	}
 	var r *engine.Result
 	if t.NoMovesInside {
-		r, err = engine.OnePass(ctx, v, opt)
+		var eg engine.ExitGame = v
+		if to, ok := s.g.(implicit.TierOrderer); ok && to.TierParts(k) > 0 {
+			eg = &partedView{view: v, to: to, k: k}
+		}
+		r, err = engine.OnePass(ctx, eg, opt)
 	} else {
 		r, err = engine.Parallel(ctx, v, opt)
 	}

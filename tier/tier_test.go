@@ -93,6 +93,20 @@ func (g tierMover) TierMoves(s uint64, dst []uint64) (uint64, []uint64) {
 	return inside, dst
 }
 
+// tierOrderer is a tierMover that lists its tiers' vertices in parts
+// (implicit.TierOrderer), as Morris does: three to a part, from the last.
+type tierOrderer struct{ tierMover }
+
+func (g tierOrderer) TierParts(k int) uint64 { return (g.tiers[k].Size() + 2) / 3 }
+
+func (g tierOrderer) TierPart(k int, j uint64, dst []uint64) []uint64 {
+	t := g.tiers[k]
+	for i := 3 * j; i < min(3*j+3, t.Size()); i++ {
+		dst = append(dst, t.End-1-i)
+	}
+	return dst
+}
+
 // TestRandomGraphs solves random tiered graphs tier by tier, pushing every
 // level or pulling every level, and compares every vertex's value and depth with the sequential engine's solve of the
 // whole graph.
@@ -110,11 +124,13 @@ func TestRandomGraphs(t *testing.T) {
 			// levels whichever way the levels are expanded.
 			dir := []engine.Direction{engine.PushOnly, engine.PullOnly}[seed%2]
 			var game implicit.Tiered = g
-			switch seed % 3 {
+			switch seed % 4 {
 			case 0:
 				game = tierUnmover{g}
 			case 1:
 				game = tierMover{tierUnmover{g}}
+			case 3: // odd: with tiers of no moves inside, which use the parts
+				game = tierOrderer{tierMover{tierUnmover{g}}}
 			}
 			sol, err := tier.Solve(ctx, game, tier.Options{Dir: t.TempDir(), Fingerprint: "test", Engine: engine.Options{Workers: workers, Direction: dir}})
 			if err != nil {

@@ -26,7 +26,7 @@ type view struct {
 	lo, hi   uint64            // the tier's positions in g's index
 	classes  implicit.ClassSet // for a symmetric game: the tier's canonical positions
 	sparse   []uint32          // and each class's position, less lo
-	children []*store          // by tier number; nil for a tier that is no child
+	children []child           // the tier's children, whose files the moves out of it reach
 	maxExit  uint64
 }
 
@@ -193,17 +193,48 @@ func (v *view) exit(p uint64, exits []uint64) engine.Exit {
 	return exit
 }
 
+// child is a child tier of a view: its positions in g's index, and its
+// file.
+type child struct {
+	start, end uint64
+	st         *store
+}
+
 // lookup returns the value and depth of position m of a child tier, a
-// position that list returned.
+// position that list returned. A tier has a few children: a scan finds
+// m's sooner than TierOf's search of every tier.
 func (v *view) lookup(m uint64) (engine.Value, uint64) {
+	for i := range v.children {
+		c := &v.children[i]
+		if m < c.start || m >= c.end {
+			continue
+		}
+		e := m - c.start
+		if v.sym != nil {
+			e = c.st.classes.Rank(v.canonical(m) - c.start)
+		}
+		return db.Decode(c.st.code(e))
+	}
 	k := implicit.TierOf(v.tiers, m)
-	c := v.children[k]
-	if c == nil {
-		panic(fmt.Sprintf("tier: a move reaches position %d of tier %d (%s), which is not a child of [%d, %d)", m, k, v.tiers[k].Name, v.lo, v.hi))
+	panic(fmt.Sprintf("tier: a move reaches position %d of tier %d (%s), which is not a child of [%d, %d)", m, k, v.tiers[k].Name, v.lo, v.hi))
+}
+
+// partedView is a view whose tier the game lists in parts
+// (implicit.TierOrderer), for engine.OnePass to visit in that order.
+type partedView struct {
+	*view
+	to implicit.TierOrderer
+	k  int // the tier's number
+}
+
+func (v *partedView) Parts() uint64 { return v.to.TierParts(v.k) }
+
+// Part appends the entries of part j.
+func (v *partedView) Part(j uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	dst = v.to.TierPart(v.k, j, dst)
+	for i, p := range dst[start:] {
+		dst[start+i] = v.entry(p)
 	}
-	e := m - v.tiers[k].Start
-	if v.sym != nil {
-		e = c.classes.Rank(v.canonical(m) - v.tiers[k].Start)
-	}
-	return db.Decode(c.code(e))
+	return dst
 }

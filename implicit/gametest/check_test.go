@@ -253,3 +253,40 @@ func TestCheckTiersMover(t *testing.T) {
 		t.Errorf("a TierMoves that counts an exit inside: CheckTiers returned %v", err)
 	}
 }
+
+// parted lists each tier of a spending game in parts of one position,
+// in decreasing order; with fault, it drops a position or lists one twice.
+type parted struct {
+	spending
+	fault string // "", "drop" or "twice"
+}
+
+func (g parted) TierParts(int) uint64 { return g.m }
+
+func (g parted) TierPart(k int, j uint64, dst []uint64) []uint64 {
+	s := uint64(k)*g.m + g.m - 1 - j
+	switch {
+	case g.fault == "drop" && s == 7:
+		return dst
+	case g.fault == "twice" && s == 7:
+		return append(dst, s, s)
+	}
+	return append(dst, s)
+}
+
+// TestCheckTierParts checks that CheckTiers accepts a TierOrderer whose
+// parts list each position once, and fails one that drops a position or
+// lists one twice.
+func TestCheckTierParts(t *testing.T) {
+	var _ implicit.TierOrderer = parted{}
+	g := spending{m: 5, tiers: 4}
+	if err := gametest.CheckTiers(parted{spending: g}, 100, 1); err != nil {
+		t.Fatalf("a correct game failed: %v", err)
+	}
+	for fault, want := range map[string]string{"drop": "no part", "twice": "twice"} {
+		err := gametest.CheckTiers(parted{spending: g, fault: fault}, 100, 1)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parts that %s a position: CheckTiers returned %v, want an error with %q", fault, err, want)
+		}
+	}
+}

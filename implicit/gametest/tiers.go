@@ -18,11 +18,17 @@ import (
 // the moves and un-moves in order; ClassifyClasses, for a ClassCounter,
 // counts the distinct canonical images of the moves; and TierUnmoves, for
 // a TierUnmover, lists the un-moves (and the canonical ones) that stay in
-// the tier, in order.
+// the tier, in order; and the parts of a TierOrderer's tiers of at most
+// samples indices list every position of the tier once.
 func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 	tiers := g.Tiers()
 	if _, err := implicit.TierOrder(tiers, g.Size()); err != nil {
 		return err
+	}
+	if to, ok := g.(implicit.TierOrderer); ok {
+		if err := CheckTierParts(to, uint64(samples)); err != nil {
+			return err
+		}
 	}
 	sym, _ := g.(implicit.Symmetric)
 	cm, _ := g.(implicit.CanonicalMover)
@@ -92,6 +98,43 @@ func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 				if err := checkTierUnmoves(tu, tiers[k], s, cm.CanonicalUnmoves(s, nil), true); err != nil {
 					return err
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// CheckTierParts tests that the parts of each tier of at most max indices
+// (implicit.TierOrderer) hold every position of the tier that is not
+// Illegal once, and nothing else.
+func CheckTierParts(g implicit.TierOrderer, max uint64) error {
+	var list []uint64
+	for k, t := range g.Tiers() {
+		if t.Size() > max {
+			continue
+		}
+		parts := g.TierParts(k)
+		if parts == 0 {
+			continue
+		}
+		seen := make([]bool, t.Size())
+		for j := range parts {
+			list = g.TierPart(k, j, list[:0])
+			for _, s := range list {
+				switch {
+				case s < t.Start || s >= t.End:
+					return fmt.Errorf("gametest: part %d of tier %s lists %d, outside the tier [%d, %d)", j, t.Name, s, t.Start, t.End)
+				case seen[s-t.Start]:
+					return fmt.Errorf("gametest: tier %s lists %d in two parts or twice in part %d", t.Name, s, j)
+				case g.Classify(s) == implicit.Illegal:
+					return fmt.Errorf("gametest: part %d of tier %s lists %d, which is Illegal", j, t.Name, s)
+				}
+				seen[s-t.Start] = true
+			}
+		}
+		for i, ok := range seen {
+			if s := t.Start + uint64(i); !ok && g.Classify(s) != implicit.Illegal {
+				return fmt.Errorf("gametest: no part of tier %s lists position %d", t.Name, s)
 			}
 		}
 	}

@@ -102,12 +102,7 @@ func (c *setClasses) canonical(mover, other uint32, k int) (uint64, uint32) {
 // isCanonical says whether other's stones are the smallest of their images
 // under the symmetries that fix class n's representative of k points.
 func (c *setClasses) isCanonical(n uint64, k int, other uint32) bool {
-	for f := c.fix[k][n]; f != 0; f &= f - 1 {
-		if image(bits.TrailingZeros16(f), other) < other {
-			return false
-		}
-	}
-	return true
+	return smallestImage(other, c.fix[k][n])
 }
 
 // positions returns the number of positions of the class of the

@@ -79,12 +79,18 @@ func (w whole) Played() implicit.Game {
 	return whole{ending{p}, p.Start()}
 }
 
+// endingGame is what the command sees of a Game: every method but Start
+// (the wrappers say whether there is one). A method missing here is one
+// the solve never finds: each optional interface the Game implements is
+// listed, and TestDescriptorInterfaces checks that none is left out.
 type endingGame interface {
 	implicit.Tiered
 	implicit.Notation
 	implicit.TurnedDescriber
 	implicit.PositionCounter
+	implicit.TierUnmover
+	implicit.TierMover
+	implicit.TierOrderer
 	Plain() *Game
 	Class(s uint64) uint64
-	TierUnmoves(t uint64, canonical bool, dst []uint64) []uint64
 }

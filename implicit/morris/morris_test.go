@@ -2,6 +2,7 @@ package morris
 
 import (
 	"context"
+	"flag"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -227,4 +228,84 @@ func symmetricAndPlain(t *testing.T, v Variant, maxStones int) (*Game, *Game) {
 		t.Fatal(err)
 	}
 	return g, g.Plain()
+}
+
+// TestTierParts checks that the parts of every tier of the whole standard
+// game up to 300,000 indices list each of its positions once, over
+// the symmetric index and the plain one, Lasker's and Morabaraba's too.
+func TestTierParts(t *testing.T) {
+	for _, v := range []Variant{Standard, Lasker, Morabaraba} {
+		g, plain := symmetricAndPlain(t, v, 0)
+		for _, x := range []*Game{g, plain} {
+			if err := gametest.CheckTierParts(x, 3e5); err != nil {
+				t.Errorf("%s (symmetric %v): %v", v.Name, x.classes != nil, err)
+			}
+		}
+	}
+}
+
+// TestTieredPlacement solves the standard game with three stones in hand
+// each tier by tier, its placement tiers in one pass over their parts,
+// and whole on the parallel engine: every index has the same value and
+// depth.
+func TestTieredPlacement(t *testing.T) {
+	v := Standard
+	v.Stones = 3
+	g, err := New(v, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	want, err := engine.Parallel(ctx, g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, err := tier.Solve(ctx, g, tier.Options{Dir: t.TempDir(), Fingerprint: "test", Engine: engine.Options{Workers: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sol.Close()
+	for s := range g.Size() {
+		v, d, err := sol.Lookup(s)
+		if err != nil || v != want.Value(s) || d != want.Depth(s) {
+			t.Fatalf("%s: tiered %v %d (%v), whole %v %d", g.Describe(s), v, d, err, want.Value(s), want.Depth(s))
+		}
+	}
+}
+
+// TestDescriptorInterfaces checks that the games the command solves, the
+// whole game and an ending, offer every optional interface a Game does:
+// a wrapper that hid one would solve slower, and nothing else would tell.
+func TestDescriptorInterfaces(t *testing.T) {
+	for _, args := range [][]string{{"-stones", "3"}, {"-max-stones", "3"}} {
+		fs := flag.NewFlagSet("morris", flag.ContinueOnError)
+		load := Descriptor.Setup(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		inst, err := load(strings.NewReader(""), implicit.LoadConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := inst[0].Game()
+		for name, ok := range map[string]bool{
+			"Tiered":          is[implicit.Tiered](g),
+			"TierUnmover":     is[implicit.TierUnmover](g),
+			"TierMover":       is[implicit.TierMover](g),
+			"TierOrderer":     is[implicit.TierOrderer](g),
+			"PositionCounter": is[implicit.PositionCounter](g),
+			"AsPlayed":        is[implicit.AsPlayed](g),
+			"Notation":        is[implicit.Notation](g),
+			"TurnedDescriber": is[implicit.TurnedDescriber](g),
+		} {
+			if !ok {
+				t.Errorf("morris %v: the command's game is no %s", args, name)
+			}
+		}
+	}
+}
+
+func is[T any](g implicit.Game) bool {
+	_, ok := g.(T)
+	return ok
 }
