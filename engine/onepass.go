@@ -131,18 +131,27 @@ func onePassParts(ctx context.Context, g Parted, r *Result, workers int, prog *P
 	lanes32, plain32 := r.depths.Lanes32()
 	parts := g.Parts()
 	err := parallel.For(ctx, workers, parts, parallel.ChunkFor(parts, workers, 64), func(_ int, lo, hi uint64) error {
-		var list, buf []uint64
+		var list, codes, buf []uint64
 		deepest, done := uint64(0), uint64(0)
 		for j := lo; j < hi; j++ {
 			list = g.Part(j, list[:0])
+			codes = codes[:0]
 			for _, i := range list {
 				v, d, b, err := onePosition(g, i, buf)
 				if err != nil {
 					return err
 				}
 				buf = b
-				values[i] = uint8(v)
-				switch {
+				codes = append(codes, d<<2|uint64(v))
+				deepest = max(deepest, d)
+			}
+			// The part's results are stored together: a store that misses
+			// the cache holds up the stores behind it, and here those are
+			// only the next results', whose misses overlap.
+			for k, i := range list {
+				c := codes[k]
+				values[i] = uint8(c & 3)
+				switch d := c >> 2; {
 				case d == 0:
 				case plain16:
 					lanes16[i] = uint16(d)
@@ -151,7 +160,6 @@ func onePassParts(ctx context.Context, g Parted, r *Result, workers int, prog *P
 				default:
 					r.depths.Store(i, d)
 				}
-				deepest = max(deepest, d)
 			}
 			done += uint64(len(list))
 		}

@@ -430,56 +430,77 @@ func (g *Game) moves(s uint64, dst []uint64, split bool) ([]uint64, uint64) {
 	// to move next: their class is found once.
 	next := g.toward(other)
 	var inside uint64
-	var slides []uint64 // the slides inside the tier, where two may be one class
-	var room [64]uint64
-	if split && next.symmetric() {
-		slides = room[:0]
-	}
-	// The moves that remove a stone reach another block than those that
-	// remove none: each kind is told apart from its own (distinct).
-	var removalRoom [64]uint64
-	removals := removalRoom[:0]
-	// after appends the positions once the mover has its stones on to
-	// (the point just taken included) and hm in hand.
-	after := func(to uint32, q int, hm int, into *block, slide bool) {
-		if other != 0 && g.b.closes(to, q) {
-			for r := g.b.removable(other); r != 0; r &= r - 1 {
-				removals = append(removals, g.mustIndex(other&^(r&-r), bl.ho, to, hm))
-			}
-			return
-		}
-		switch {
-		case !split || !slide:
-			dst = append(dst, next.index(into, to))
-		case slides != nil:
-			slides = append(slides, next.index(into, to))
-		default:
-			inside++
-		}
-	}
+	// The moves that close a mill (the mover's stones after them, and
+	// slid for a slide) are followed by each removal once the others are
+	// listed: they reach another block, and each kind is told apart from
+	// its own (distinct).
+	var mills [24 + 3*21]uint32 // at most a placement on each point and a flight of three stones
+	nm := 0
+	const slid = 1 << 31
 	if bl.hm > 0 {
 		placed := g.mustBlock(bl.o, bl.ho, bl.m+1, bl.hm-1)
 		for e := empty; e != 0; e &= e - 1 {
-			after(mover|e&-e, bits.TrailingZeros32(e), bl.hm-1, placed, false)
+			to := mover | e&-e
+			if other != 0 && g.b.closes(to, bits.TrailingZeros32(e)) {
+				mills[nm] = to
+				nm++
+				continue
+			}
+			dst = append(dst, next.index(placed, to))
 		}
 	}
 	if bl.hm == 0 || g.v.Lasker {
-		slid := g.mustBlock(bl.o, bl.ho, bl.m, bl.hm)
+		into := g.mustBlock(bl.o, bl.ho, bl.m, bl.hm)
 		fly := bl.m+bl.hm == 3
+		// With split, the slides stay in the tier: counted, each class
+		// once (they are listed, then dropped, where two may be one).
+		listed := !split || next.symmetric()
+		start := len(dst)
 		for f := mover; f != 0; f &= f - 1 {
 			p := bits.TrailingZeros32(f)
-			for to := g.b.reach(p, empty, fly); to != 0; to &= to - 1 {
-				after(mover&^(1<<p)|to&-to, bits.TrailingZeros32(to), bl.hm, slid, true)
+			for t := g.b.reach(p, empty, fly); t != 0; t &= t - 1 {
+				to := mover&^(1<<p) | t&-t
+				switch {
+				case other != 0 && g.b.closes(to, bits.TrailingZeros32(t)):
+					mills[nm] = to | slid
+					nm++
+				case listed:
+					dst = append(dst, next.index(into, to))
+				default:
+					inside++
+				}
 			}
 		}
-	}
-	if slides != nil {
-		slices.Sort(slides)
-		inside = uint64(len(slices.Compact(slides)))
+		if split && listed {
+			slides := dst[start:]
+			slices.Sort(slides)
+			inside = uint64(len(slices.Compact(slides)))
+			dst = dst[:start]
+		}
 	}
 	dst = g.distinct(dst, from, next.symmetric())
+	if nm == 0 {
+		return dst, inside
+	}
+	// Each removal leaves the same stones to the player to move next
+	// whatever the mill: their class is found once for each.
 	from = len(dst)
-	return g.distinct(append(dst, removals...), from, true), inside
+	var afterRemoval [12]toward
+	removable := g.b.removable(other)
+	for r, k := removable, 0; r != 0; r, k = r&(r-1), k+1 {
+		afterRemoval[k] = g.toward(other &^ (r & -r))
+	}
+	for _, to := range mills[:nm] {
+		hm := bl.hm - 1
+		if to&slid != 0 {
+			to, hm = to&^slid, bl.hm
+		}
+		into := g.mustBlock(bl.o-1, bl.ho, bits.OnesCount32(to), hm)
+		for k := range bits.OnesCount32(removable) {
+			dst = append(dst, afterRemoval[k].index(into, to))
+		}
+	}
+	return g.distinct(dst, from, true), inside
 }
 
 // mustBlock returns the block of the counts, which a move reaches: the
