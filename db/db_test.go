@@ -117,6 +117,45 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestKeep holds a few ranges' blocks of a table, then others, and checks
+// that every index reads the same whether its block is held or not, and
+// what the blocks held take.
+func TestKeep(t *testing.T) {
+	s := writeQuixo3(t, 512)
+	f, err := db.Open(s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tab := f.Table(0)
+	n := tab.Size()
+	for _, ranges := range [][][2]uint64{
+		{{0, 700}, {n - 10, n}}, // blocks 0, 1 and the last
+		{{600, 1500}, {5, 6}},   // blocks 1, 2 (one held already) and 0
+		{{3000, 3000}, {n, n}},  // none
+		{{0, n}},                // all
+	} {
+		if err := tab.Keep(context.Background(), 2, ranges); err != nil {
+			t.Fatal(err)
+		}
+		blocks := map[uint64]bool{}
+		for _, r := range ranges {
+			for i := r[0]; i < r[1]; i++ {
+				blocks[i/512] = true
+			}
+		}
+		if got := tab.KeptBytes(ranges); got != uint64(len(blocks))*tab.BlockBytes() {
+			t.Fatalf("%v: KeptBytes %d, want %d blocks of %d", ranges, got, len(blocks), tab.BlockBytes())
+		}
+		for i := range n {
+			v, d, err := tab.Lookup(i)
+			if err != nil || v != s.res.Value(i) || d != s.res.Depth(i) {
+				t.Fatalf("%v: index %d: stored %v %d (%v), solved %v %d", ranges, i, v, d, err, s.res.Value(i), s.res.Depth(i))
+			}
+		}
+	}
+}
+
 // readAll opens path and reads every part of it: the input, the directory
 // and every block, returning the first error.
 func readAll(path string) error {

@@ -393,7 +393,7 @@ func codeAt(planes []byte, n, i uint64, width int) uint64 {
 // one's: reading a large file through a small cache leaves no garbage.
 func (t *Table) code(b, i uint64) (uint64, error) {
 	n := t.blockLen(b)
-	if t.all != nil {
+	if t.all != nil && t.all[b] != nil {
 		return codeAt(t.all[b], n, i, t.Width), nil
 	}
 	t.mu.Lock()
@@ -468,6 +468,74 @@ func (t *Table) Load(ctx context.Context, workers int) error {
 	return nil
 }
 
+// Keep holds in memory the blocks of the indices in ranges ([lo, hi)
+// each), read on all workers (0: GOMAXPROCS) where they are not held yet,
+// and lets go of the others that Keep or Load held: a pass over part of a
+// table too large to Load (a tier of a tiered game and its children), whose
+// lookups elsewhere go through the cache. The memory of a block let go is
+// the next one's. It must not run at the same time as a lookup.
+func (t *Table) Keep(ctx context.Context, workers int, ranges [][2]uint64) error {
+	want := t.blocksOf(ranges)
+	if t.all == nil {
+		t.all = make([][]byte, len(t.entries))
+	}
+	var free [][]byte
+	for b, data := range t.all {
+		if data != nil && !want[b] {
+			free = append(free, data)
+			t.all[b] = nil
+		}
+	}
+	var mu sync.Mutex // guards free
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(parallel.Workers(workers))
+	for b, w := range want {
+		if !w || t.all[b] != nil {
+			continue
+		}
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			var buf []byte
+			mu.Lock()
+			if len(free) > 0 {
+				buf, free = free[len(free)-1], free[:len(free)-1]
+			}
+			mu.Unlock()
+			data, err := t.readBlockInto(uint64(b), buf)
+			t.all[b] = data
+			return err
+		})
+	}
+	return g.Wait()
+}
+
+// KeptBytes returns the memory Keep takes for the blocks of ranges.
+func (t *Table) KeptBytes(ranges [][2]uint64) uint64 {
+	var n uint64
+	for _, w := range t.blocksOf(ranges) {
+		if w {
+			n += t.BlockBytes()
+		}
+	}
+	return n
+}
+
+// blocksOf says, by block, whether it holds indices of ranges.
+func (t *Table) blocksOf(ranges [][2]uint64) []bool {
+	want := make([]bool, len(t.entries))
+	for _, r := range ranges {
+		if r[1] = min(r[1], t.Section.Size); r[0] >= r[1] {
+			continue
+		}
+		for b := r[0] / t.BlockSize; b <= (r[1]-1)/t.BlockSize; b++ {
+			want[b] = true
+		}
+	}
+	return want
+}
+
 // CountDepths reads every block on all workers (0: GOMAXPROCS) and counts
 // the wins and losses by depth, as the header of a file written today
 // holds them (Section.Depths); the blocks are not kept unless Load kept
@@ -483,7 +551,7 @@ func (t *Table) CountDepths(ctx context.Context, workers int) (*Depths, error) {
 		for b := lo; b < hi; b++ {
 			var data []byte
 			var err error
-			if t.all != nil {
+			if t.all != nil && t.all[b] != nil {
 				data = t.all[b]
 			} else if data, err = t.ReadBlock(b); err != nil { // past the cache: a scan would churn it
 				return err

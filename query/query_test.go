@@ -8,6 +8,7 @@ import (
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/engine/enginetest"
+	"github.com/retro-solver/retro/implicit/morris"
 	"github.com/retro-solver/retro/query"
 )
 
@@ -67,6 +68,91 @@ func TestVerify(t *testing.T) {
 				t.Fatalf("seed %d: index %d altered from %v %d to %v %d: %+v", seed, at, r.Value(at), r.Depth(at), val, d, rep)
 			}
 		}
+	}
+}
+
+// TestVerifyTier checks that VerifyTier over each tier of a tiered game
+// (Morris with three stones each, whose tiers it checks in parts) adds up
+// to Verify's report, and catches altered entries of placement and of
+// moving tiers at their index.
+func TestVerifyTier(t *testing.T) {
+	ctx := context.Background()
+	v := morris.Standard
+	v.Stones = 3
+	g, err := morris.New(v, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := engine.Parallel(ctx, g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTier := func(values engine.Values) query.Report {
+		var rep query.Report
+		for k := range g.Tiers() {
+			r, err := query.VerifyTier(ctx, g, values, k, 2, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep.Merge(r)
+		}
+		return rep
+	}
+	whole, err := query.Verify(ctx, g, r, 2, nil)
+	if err != nil || whole.Failures != 0 {
+		t.Fatalf("Verify: %v %+v", err, whole)
+	}
+	if tiers := byTier(r); tiers.Counts != whole.Counts || tiers.Edges != whole.Edges || tiers.MaxDepth != whole.MaxDepth || tiers.Failures != 0 {
+		t.Fatalf("VerifyTier over every tier: %+v; Verify: %+v", tiers, whole)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for tries := 0; tries < 20; {
+		at := rng.Uint64N(g.Size())
+		if r.Value(at) != engine.Win && r.Value(at) != engine.Loss {
+			continue
+		}
+		tries++
+		rep := byTier(altered{r, at, r.Value(at), r.Depth(at) + 2})
+		if rep.Failures == 0 || rep.First[0].Index > at {
+			t.Fatalf("%s altered to depth %d: %+v", g.Describe(at), r.Depth(at)+2, rep)
+		}
+	}
+}
+
+// dropping is a Morris game whose parts leave out the first position of
+// each part of tier k.
+type dropping struct {
+	*morris.Game
+	k int
+}
+
+func (g dropping) TierPart(k int, j uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	dst = g.Game.TierPart(k, j, dst)
+	if k == g.k && len(dst) > start {
+		dst = append(dst[:start], dst[start+1:]...)
+	}
+	return dst
+}
+
+// TestVerifyTierParts checks that VerifyTier fails a tier whose parts
+// leave positions out: they would go unchecked.
+func TestVerifyTierParts(t *testing.T) {
+	ctx := context.Background()
+	v := morris.Standard
+	v.Stones = 3
+	g, err := morris.New(v, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := engine.Parallel(ctx, g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := len(g.Tiers()) / 2
+	rep, err := query.VerifyTier(ctx, dropping{g, k}, r, k, 2, nil)
+	if err != nil || rep.Failures != 1 || !strings.Contains(rep.First[0].Rule, "parts") {
+		t.Fatalf("parts that leave positions out: %v %+v", err, rep)
 	}
 }
 

@@ -46,55 +46,172 @@ func Verify(ctx context.Context, g implicit.Game, v engine.Values, workers int, 
 	if v.Size() != n {
 		return Report{}, fmt.Errorf("the values have %d indices, the game %d", v.Size(), n)
 	}
-	workers = parallel.Workers(workers)
-	type local struct {
-		Report
-		buf []uint64
-		_   [64]byte
-	}
-	locals := make([]local, workers)
-	err := parallel.For(ctx, workers, n, parallel.ChunkFor(n, workers, 1<<12), func(w int, lo, hi uint64) error {
-		l := &locals[w]
+	ls := newLocals(workers)
+	err := ls.run(ctx, n, checked, func(l *local, lo, hi uint64) error {
 		for s := lo; s < hi; s++ {
-			val, d, err := v.Lookup(s)
-			if err != nil {
+			if err := l.visit(g, v, s); err != nil {
 				return err
 			}
-			l.Counts[val&3]++
-			if val == engine.Win || val == engine.Loss {
-				l.MaxDepth = max(l.MaxDepth, d)
-			}
-			var rule string
-			rule, l.buf, err = check(g, v, s, val, d, l.buf)
-			if err != nil {
-				return err
-			}
-			l.Edges += uint64(len(l.buf))
-			if rule != "" {
-				l.Failures++
-				if len(l.First) < maxFirst {
-					l.First = append(l.First, Failure{s, rule})
+		}
+		return nil
+	})
+	return ls.report(), err
+}
+
+// VerifyTier is Verify over tier k of a tiered game only, whose values and
+// its children's v holds (the rest of v may be slower to read): a database
+// too large to hold whole is verified a tier at a time. A tier the game
+// lists in parts (implicit.TierOrderer) is checked in that order, where
+// its moves' lookups fall close together; its illegal indices are checked
+// in the index's order, and a tier whose parts list more or fewer
+// positions than it holds fails.
+func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, workers int, checked *atomic.Uint64) (Report, error) {
+	if v.Size() != g.Size() {
+		return Report{}, fmt.Errorf("the values have %d indices, the game %d", v.Size(), g.Size())
+	}
+	t := g.Tiers()[k]
+	ls := newLocals(workers)
+	to, ok := g.(implicit.TierOrderer)
+	if !ok || to.TierParts(k) == 0 {
+		err := ls.run(ctx, t.Size(), checked, func(l *local, lo, hi uint64) error {
+			for s := t.Start + lo; s < t.Start+hi; s++ {
+				if err := l.visit(g, v, s); err != nil {
+					return err
 				}
 			}
+			return nil
+		})
+		return ls.report(), err
+	}
+	err := ls.run(ctx, t.Size(), nil, func(l *local, lo, hi uint64) error {
+		for s := t.Start + lo; s < t.Start+hi; s++ {
+			if g.Classify(s) != implicit.Illegal {
+				l.legal++
+			} else if err := l.visit(g, v, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return ls.report(), err
+	}
+	var legal, illegal uint64
+	for i := range ls {
+		legal += ls[i].legal
+		illegal += ls[i].Counts[engine.Illegal]
+	}
+	err = ls.run(ctx, to.TierParts(k), nil, func(l *local, lo, hi uint64) error {
+		var list []uint64
+		for j := lo; j < hi; j++ {
+			list = to.TierPart(k, j, list[:0])
+			for _, s := range list {
+				l.listed++
+				if s < t.Start || s >= t.End || g.Classify(s) == implicit.Illegal {
+					l.fail(s, fmt.Sprintf("part %d of tier %s lists it, an illegal index or one outside the tier", j, t.Name))
+					continue
+				}
+				if err := l.visit(g, v, s); err != nil {
+					return err
+				}
+			}
+			if checked != nil {
+				checked.Add(uint64(len(list)))
+			}
+		}
+		return nil
+	})
+	if checked != nil {
+		checked.Add(illegal)
+	}
+	var listed uint64
+	for i := range ls {
+		listed += ls[i].listed
+	}
+	if err == nil && listed != legal {
+		ls[0].fail(t.Start, fmt.Sprintf("the parts of tier %s list %d positions; it holds %d", t.Name, listed, legal))
+	}
+	return ls.report(), err
+}
+
+// local is one worker's share of a Verify: its report, and its buffer of
+// moves.
+type local struct {
+	Report
+	buf           []uint64
+	legal, listed uint64 // VerifyTier's count of a parted tier's positions, and of its parts'
+	_             [64]byte
+}
+
+type locals []local
+
+func newLocals(workers int) locals { return make(locals, parallel.Workers(workers)) }
+
+// run calls body on chunks of [0, n) on each worker's local, and adds each
+// chunk's size to checked if it is not nil.
+func (ls locals) run(ctx context.Context, n uint64, checked *atomic.Uint64, body func(l *local, lo, hi uint64) error) error {
+	return parallel.For(ctx, len(ls), n, parallel.ChunkFor(n, len(ls), 1<<12), func(w int, lo, hi uint64) error {
+		if err := body(&ls[w], lo, hi); err != nil {
+			return err
 		}
 		if checked != nil {
 			checked.Add(hi - lo)
 		}
 		return nil
 	})
-	var r Report
-	for _, l := range locals {
-		for k := range r.Counts {
-			r.Counts[k] += l.Counts[k]
-		}
-		r.MaxDepth = max(r.MaxDepth, l.MaxDepth)
-		r.Edges += l.Edges
-		r.Failures += l.Failures
-		r.First = append(r.First, l.First...)
+}
+
+// visit checks index s.
+func (l *local) visit(g implicit.Game, v engine.Values, s uint64) error {
+	val, d, err := v.Lookup(s)
+	if err != nil {
+		return err
 	}
+	l.Counts[val&3]++
+	if val == engine.Win || val == engine.Loss {
+		l.MaxDepth = max(l.MaxDepth, d)
+	}
+	var rule string
+	rule, l.buf, err = check(g, v, s, val, d, l.buf)
+	if err != nil {
+		return err
+	}
+	l.Edges += uint64(len(l.buf))
+	if rule != "" {
+		l.fail(s, rule)
+	}
+	return nil
+}
+
+// fail counts index s as breaking rule, and keeps it among the first.
+func (l *local) fail(s uint64, rule string) {
+	l.Failures++
+	if len(l.First) < maxFirst {
+		l.First = append(l.First, Failure{s, rule})
+	}
+}
+
+// report sums the workers' reports.
+func (ls locals) report() Report {
+	var r Report
+	for _, l := range ls {
+		r.Merge(l.Report)
+	}
+	return r
+}
+
+// Merge adds o's counts, edges and failures to r's, keeping the first
+// failures by index.
+func (r *Report) Merge(o Report) {
+	for k := range r.Counts {
+		r.Counts[k] += o.Counts[k]
+	}
+	r.MaxDepth = max(r.MaxDepth, o.MaxDepth)
+	r.Edges += o.Edges
+	r.Failures += o.Failures
+	r.First = append(r.First, o.First...)
 	slices.SortFunc(r.First, func(a, b Failure) int { return cmp.Compare(a.Index, b.Index) })
 	r.First = r.First[:min(len(r.First), maxFirst)]
-	return r, err
 }
 
 // check returns the rule that index s, stored as val at depth d, breaks

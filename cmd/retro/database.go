@@ -259,9 +259,7 @@ func writeQuery(out *bufio.Writer, p query.Solved, s uint64, asJSON bool) error 
 // blocks read last, as large as what is left; an error if not even the
 // cache's fewest blocks fit.
 func fitValues(e *env, tab *db.Table, workers int, limit uint64, progress bool) error {
-	workers = parallel.Workers(workers)
-	// Each worker reading a block holds it compressed and decompressed.
-	held := heldBytes() + uint64(workers)*(2*tab.BlockBytes()+1<<20)
+	held := valuesHeld(tab, workers)
 	if held+tab.LoadBytes() <= limit {
 		return tab.Load(e.ctx, workers)
 	}
@@ -284,6 +282,45 @@ func fitValues(e *env, tab *db.Table, workers int, limit uint64, progress bool) 
 	return nil
 }
 
+// valuesHeld is the memory held besides the values while they are read:
+// what the process holds now, and for each worker reading a block, the
+// block compressed and decompressed.
+func valuesHeld(tab *db.Table, workers int) uint64 {
+	return heldBytes() + uint64(parallel.Workers(workers))*(2*tab.BlockBytes()+1<<20)
+}
+
+// verifyTiers verifies a tiered game's values a tier at a time, children
+// first, each with its children's values held (db.Table.Keep), within
+// limit bytes.
+func verifyTiers(e *env, g implicit.Tiered, tab *db.Table, workers int, limit uint64, checked *atomic.Uint64) (query.Report, error) {
+	tiers := g.Tiers()
+	order, err := implicit.TierOrder(tiers, g.Size())
+	if err != nil {
+		return query.Report{}, err
+	}
+	held := valuesHeld(tab, workers)
+	var rep query.Report
+	for _, k := range order {
+		ranges := [][2]uint64{{tiers[k].Start, tiers[k].End}}
+		for _, c := range tiers[k].Children {
+			ranges = append(ranges, [2]uint64{tiers[c].Start, tiers[c].End})
+		}
+		if need := tab.KeptBytes(ranges); held+need > limit {
+			return rep, fmt.Errorf("verify: -max-memory %s: tier %d (%s) and its children need %s of values",
+				text.HumanBytes(limit), k, tiers[k].Name, text.HumanBytes(held+need))
+		}
+		if err := tab.Keep(e.ctx, workers, ranges); err != nil {
+			return rep, err
+		}
+		r, err := query.VerifyTier(e.ctx, g, tab, k, workers, checked)
+		if err != nil {
+			return rep, err
+		}
+		rep.Merge(r)
+	}
+	return rep, tab.Keep(e.ctx, workers, nil)
+}
+
 const verifyHelp = `Usage: retro verify [flags] FILE
 
 Checks a whole database: every checksum, then every position against the
@@ -303,6 +340,7 @@ func verifyCmd(args []string, e *env) error {
 	progress := fs.Bool("progress", false, "print progress lines to standard error (default when it is a terminal)")
 	var maxMemory byteSize
 	fs.Var(&maxMemory, "max-memory", "hold at most this `size` of memory, e.g. 512M or 8G: the values are read whole when they fit, otherwise a block at a time through a cache of what is left (default: the machine's memory)")
+	byTier := fs.Bool("tiered", false, "verify a tiered game a tier at a time, holding only its values and its children's (the default where the values do not fit in -max-memory)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), verifyHelp); fs.PrintDefaults() }
 	if err := parseFlags(fs, args, e); err != nil {
 		return err
@@ -326,8 +364,16 @@ func verifyCmd(args []string, e *env) error {
 			return err
 		}
 		tab := b.f.Table(k)
-		if err := fitValues(e, tab, *workers, churnLimit(maxMemory), *progress || e.isTerminal); err != nil {
-			return err
+		limit := churnLimit(maxMemory)
+		tg, tiered := solved.(implicit.Tiered)
+		// A tiered game too large to hold whole is verified a tier at a
+		// time, with its children's values: a cache of blocks would be read
+		// again and again by the moves into every other tier.
+		tiered = tiered && !tab.Section.Reachable && (*byTier || valuesHeld(tab, *workers)+tab.LoadBytes() > limit)
+		if !tiered {
+			if err := fitValues(e, tab, *workers, limit, *progress || e.isTerminal); err != nil {
+				return err
+			}
 		}
 		if tab.Section.Reachable {
 			// Only what the start reaches was solved.
@@ -346,7 +392,12 @@ func verifyCmd(args []string, e *env) error {
 				return fmt.Sprintf("verify: %d of %d positions checked (%.1f%%)", n, tab.Size(), 100*float64(n)/float64(tab.Size()))
 			})
 		}
-		rep, err := query.Verify(e.ctx, solved, tab, *workers, &checked)
+		var rep query.Report
+		if tiered {
+			rep, err = verifyTiers(e, tg, tab, *workers, limit, &checked)
+		} else {
+			rep, err = query.Verify(e.ctx, solved, tab, *workers, &checked)
+		}
 		stop()
 		if err != nil {
 			return err
