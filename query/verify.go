@@ -47,7 +47,7 @@ func Verify(ctx context.Context, g implicit.Game, v engine.Values, workers int, 
 		return Report{}, fmt.Errorf("the values have %d indices, the game %d", v.Size(), n)
 	}
 	ls := newLocals(workers)
-	err := ls.run(ctx, n, checked, func(l *local, lo, hi uint64) error {
+	err := ls.run(ctx, n, 1<<12, checked, func(l *local, lo, hi uint64) error {
 		for s := lo; s < hi; s++ {
 			if err := l.visit(g, v, s); err != nil {
 				return err
@@ -73,7 +73,7 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 	ls := newLocals(workers)
 	to, ok := g.(implicit.TierOrderer)
 	if !ok || to.TierParts(k) == 0 {
-		err := ls.run(ctx, t.Size(), checked, func(l *local, lo, hi uint64) error {
+		err := ls.run(ctx, t.Size(), 1<<12, checked, func(l *local, lo, hi uint64) error {
 			for s := t.Start + lo; s < t.Start+hi; s++ {
 				if err := l.visit(g, v, s); err != nil {
 					return err
@@ -83,7 +83,7 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 		})
 		return ls.report(), err
 	}
-	err := ls.run(ctx, t.Size(), nil, func(l *local, lo, hi uint64) error {
+	err := ls.run(ctx, t.Size(), 1<<12, nil, func(l *local, lo, hi uint64) error {
 		for s := t.Start + lo; s < t.Start+hi; s++ {
 			if g.Classify(s) != implicit.Illegal {
 				l.legal++
@@ -101,17 +101,31 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 		legal += ls[i].legal
 		illegal += ls[i].Counts[engine.Illegal]
 	}
-	err = ls.run(ctx, to.TierParts(k), nil, func(l *local, lo, hi uint64) error {
+	err = ls.run(ctx, to.TierParts(k), 1, nil, func(l *local, lo, hi uint64) error {
 		var list []uint64
+		var stored []Entry
 		for j := lo; j < hi; j++ {
 			list = to.TierPart(k, j, list[:0])
+			// The part's positions lie all over the tier: their values are
+			// read together first, where the reads' cache misses overlap.
+			stored = stored[:0]
 			for _, s := range list {
+				var e Entry
+				if s >= t.Start && s < t.End {
+					var err error
+					if e.Value, e.Depth, err = v.Lookup(s); err != nil {
+						return err
+					}
+				}
+				stored = append(stored, e)
+			}
+			for i, s := range list {
 				l.listed++
 				if s < t.Start || s >= t.End || g.Classify(s) == implicit.Illegal {
 					l.fail(s, fmt.Sprintf("part %d of tier %s lists it, an illegal index or one outside the tier", j, t.Name))
 					continue
 				}
-				if err := l.visit(g, v, s); err != nil {
+				if err := l.checkStored(g, v, s, stored[i]); err != nil {
 					return err
 				}
 			}
@@ -147,10 +161,10 @@ type locals []local
 
 func newLocals(workers int) locals { return make(locals, parallel.Workers(workers)) }
 
-// run calls body on chunks of [0, n) on each worker's local, and adds each
-// chunk's size to checked if it is not nil.
-func (ls locals) run(ctx context.Context, n uint64, checked *atomic.Uint64, body func(l *local, lo, hi uint64) error) error {
-	return parallel.For(ctx, len(ls), n, parallel.ChunkFor(n, len(ls), 1<<12), func(w int, lo, hi uint64) error {
+// run calls body on chunks of [0, n) (of at least least each) on each
+// worker's local, and adds each chunk's size to checked if it is not nil.
+func (ls locals) run(ctx context.Context, n, least uint64, checked *atomic.Uint64, body func(l *local, lo, hi uint64) error) error {
+	return parallel.For(ctx, len(ls), n, parallel.ChunkFor(n, len(ls), least), func(w int, lo, hi uint64) error {
 		if err := body(&ls[w], lo, hi); err != nil {
 			return err
 		}
@@ -167,12 +181,18 @@ func (l *local) visit(g implicit.Game, v engine.Values, s uint64) error {
 	if err != nil {
 		return err
 	}
+	return l.checkStored(g, v, s, Entry{val, d})
+}
+
+// checkStored checks index s, stored as e.
+func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, e Entry) error {
+	val, d := e.Value, e.Depth
 	l.Counts[val&3]++
 	if val == engine.Win || val == engine.Loss {
 		l.MaxDepth = max(l.MaxDepth, d)
 	}
-	var rule string
-	rule, l.buf, err = check(g, v, s, val, d, l.buf)
+	rule, buf, err := check(g, v, s, val, d, l.buf)
+	l.buf = buf
 	if err != nil {
 		return err
 	}
