@@ -76,11 +76,12 @@ func OnePass(ctx context.Context, g ExitGame, opt Options) (*Result, error) {
 	return r, nil
 }
 
-// Parted is an ExitGame whose positions OnePass visits part by part, in
-// the order the game chooses (implicit.TierOrderer), not the index's: one
-// where the exits of consecutive positions are looked up close together.
-// Every position but the Illegal ones must be in exactly one part; OnePass
-// holds those in none Illegal without classifying them.
+// Parted is an ExitGame whose positions OnePass, and Parallel when it
+// classifies them, visit part by part, in the order the game chooses
+// (implicit.TierOrderer), not the index's: one where the exits of
+// consecutive positions are looked up close together. Every position but
+// the Illegal ones must be in exactly one part; the engines hold those in
+// none Illegal without classifying them.
 type Parted interface {
 	ExitGame
 	Parts() uint64
@@ -117,18 +118,16 @@ func onePosition(g ExitGame, i uint64, buf []uint64) (Value, uint64, []uint64, e
 // onePassParts is OnePass's pass over a Parted game's parts. A part's
 // positions are anywhere in the arrays, so workers share words: a value
 // is a byte of its own while the pass lasts (packed into r's two-bit
-// values at the end), and a depth a lane stored with a plain store (an
-// atomic one where the machine cannot: Lanes16). A plain store does not
-// wait for its word to come from memory, where an atomic one would, at
-// every position.
+// values at the end), and a depth a lane stored with a plain store where
+// the machine allows it (storer). A plain store does not wait for its word
+// to come from memory, where an atomic one would, at every position.
 func onePassParts(ctx context.Context, g Parted, r *Result, workers int, prog *Progress, maxDepth *atomic.Uint64) error {
 	n := g.Size()
 	values := make([]uint8, n)
 	for i := range values {
 		values[i] = uint8(Illegal) // the positions of no part
 	}
-	lanes16, plain16 := r.depths.Lanes16()
-	lanes32, plain32 := r.depths.Lanes32()
+	setDepth := storer(r.depths)
 	parts := g.Parts()
 	err := parallel.For(ctx, workers, parts, parallel.ChunkFor(parts, workers, 64), func(_ int, lo, hi uint64) error {
 		var list, codes, buf []uint64
@@ -151,14 +150,8 @@ func onePassParts(ctx context.Context, g Parted, r *Result, workers int, prog *P
 			for k, i := range list {
 				c := codes[k]
 				values[i] = uint8(c & 3)
-				switch d := c >> 2; {
-				case d == 0:
-				case plain16:
-					lanes16[i] = uint16(d)
-				case plain32:
-					lanes32[i] = uint32(d)
-				default:
-					r.depths.Store(i, d)
+				if d := c >> 2; d > 0 {
+					setDepth(i, d)
 				}
 			}
 			done += uint64(len(list))

@@ -286,6 +286,9 @@ func (s *parSolver) start(w int, i uint64, kind implicit.Kind, k uint64) {
 // that its count reaches zero only once its exits are known to all reach
 // wins and the level of the deepest has come.
 func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64) error {
+	if pg, ok := g.(Parted); ok {
+		return s.classifyParts(ctx, pg)
+	}
 	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
 		defer func() { s.bufs[w].buf = buf }()
@@ -305,6 +308,86 @@ func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64)
 		s.prog.Advance(hi - lo)
 		return nil
 	})
+}
+
+// classifyParts is classifyExits for a Parted game: its parts' positions,
+// whose exits' lookups fall close together, are anywhere in the lanes, so
+// workers share words. Every lane is first filled with the illegal code
+// (the positions of no part), then each part's positions are classified
+// and their lanes stored together with plain stores of whole lanes
+// (storer), as OnePass does.
+func (s *parSolver) classifyParts(ctx context.Context, g Parted) error {
+	illegal := uint64(Illegal) << s.codeShift
+	var pattern uint64
+	for sh := uint(0); sh < 64; sh += s.lanes.Width() {
+		pattern |= illegal << sh
+	}
+	words := s.lanes.Words()
+	err := parallel.For(ctx, s.workers, uint64(len(words)), parallel.ChunkFor(uint64(len(words)), s.workers, 4096), func(_ int, lo, hi uint64) error {
+		for i := lo; i < hi; i++ {
+			words[i] = pattern
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	setLane, setExit := storer(s.lanes), storer(s.exits.lanes)
+	type classified struct {
+		kind implicit.Kind
+		k    uint64
+		exit Exit
+	}
+	parts := g.Parts()
+	return parallel.For(ctx, s.workers, parts, parallel.ChunkFor(parts, s.workers, 64), func(w int, lo, hi uint64) error {
+		buf := s.bufs[w].buf
+		defer func() { s.bufs[w].buf = buf }()
+		var list []uint64
+		var found []classified
+		for j := lo; j < hi; j++ {
+			list = g.Part(j, list[:0])
+			found = found[:0]
+			for _, i := range list {
+				var c classified
+				c.kind, c.k, c.exit, buf = g.ClassifyExits(i, buf)
+				found = append(found, c)
+			}
+			for x, i := range list {
+				c := found[x]
+				if c.kind == implicit.Inner && c.exit.Kind != NoExit {
+					c.k++
+					if e, ok := event(c.exit); ok {
+						setExit(i, e)
+						s.countEvent(w, e)
+					}
+				}
+				v, frontier := initial(c.kind, c.k)
+				if v == Draw {
+					setLane(i, c.k)
+				} else {
+					setLane(i, uint64(v)<<s.codeShift)
+				}
+				if frontier {
+					s.cur.Emit(w, i)
+				}
+			}
+			s.prog.Advance(uint64(len(list)))
+		}
+		return nil
+	})
+}
+
+// storer returns a function that stores counter i of c while other
+// goroutines store other counters of its word: a plain store of the lane
+// where the machine allows it (Lanes16, Lanes32), an atomic one otherwise.
+func storer(c bitset.Counters) func(i, v uint64) {
+	if l, ok := c.Lanes16(); ok {
+		return func(i, v uint64) { l[i] = uint16(v) }
+	}
+	if l, ok := c.Lanes32(); ok {
+		return func(i, v uint64) { l[i] = uint32(v) }
+	}
+	return c.Store
 }
 
 // expandLevel expands every position of the current frontier, all of the

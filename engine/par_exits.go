@@ -149,6 +149,11 @@ func (s *parSolver) expandExits(ctx context.Context, depth uint64) error {
 // classifying) in its lane and in the worker's count of its level.
 func (s *parSolver) addEvent(w int, p uint64, e uint64) {
 	s.exits.lanes.Set(p, e)
+	s.countEvent(w, e)
+}
+
+// countEvent counts exit action e, found by worker w, in its level.
+func (s *parSolver) countEvent(w int, e uint64) {
 	c := &s.bufs[w].levels
 	d := e>>1 - 1
 	for uint64(len(*c)) <= d {

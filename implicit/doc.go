@@ -49,8 +49,8 @@
 //	                 teeko                                               and drops those into other tiers
 //	TierMover        morris               package tier                   a tier's solve numbers the moves
 //	                                                                     inside the tier to count them
-//	TierOrderer      morris               package tier (one-pass tiers)  the tier is visited in index order:
-//	                                                                     each move a cache miss in a child
+//	TierOrderer      morris               package tier, retro verify     a tier's moves are looked up in
+//	                                                                     index order: each a cache miss
 //
 // A game implements an optional interface by having its methods: the
 // engines and the command find them with a type assertion. The helpers

@@ -123,13 +123,14 @@ type TierMover interface {
 }
 
 // TierOrderer is a Tiered game that lists the positions of a tier in
-// parts, in an order a one-pass solve (Tier.NoMovesInside) follows so
-// that the moves of consecutive positions reach positions of the children
-// close together in the index. In the index's own order each move of a
-// big tier is a cache miss in a child of hundreds of megabytes; Morris
-// lists a placement tier by the stones of the player who does not place,
-// which are the next mover's in every child and rank a child's position
-// first.
+// parts, in an order that a tier's pass over every position's moves
+// follows (the one pass of a tier without moves inside, the
+// classification of the others, retro verify) so that the moves of
+// consecutive positions reach positions close together in the index. In
+// the index's own order each move of a big tier is a cache miss in a
+// child of hundreds of megabytes; Morris lists a tier by the stones of
+// the player not to move, which are the next mover's after every move and
+// rank a position first.
 //
 // TierParts(k) returns the number of parts of tier k (0: use the index's
 // order); TierPart(k, j, dst) appends the positions of part j, in the

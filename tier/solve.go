@@ -234,15 +234,17 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 			fmt.Fprintf(s.o.Progress, "retro: tier %s: checkpoint at level %d saved\n", t.Name, level)
 		}
 	}
+	// A tier the game lists in parts is classified (or, without moves
+	// inside, solved) in that order.
+	var eg engine.ExitGame = v
+	if to, ok := s.g.(implicit.TierOrderer); ok && to.TierParts(k) > 0 {
+		eg = &partedView{view: v, to: to, k: k}
+	}
 	var r *engine.Result
 	if t.NoMovesInside {
-		var eg engine.ExitGame = v
-		if to, ok := s.g.(implicit.TierOrderer); ok && to.TierParts(k) > 0 {
-			eg = &partedView{view: v, to: to, k: k}
-		}
 		r, err = engine.OnePass(ctx, eg, opt)
 	} else {
-		r, err = engine.Parallel(ctx, v, opt)
+		r, err = engine.Parallel(ctx, eg, opt)
 	}
 	if err != nil {
 		return false, err
