@@ -1,0 +1,96 @@
+package morris
+
+import (
+	"context"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/retro-solver/retro/db"
+	"github.com/retro-solver/retro/engine/enginetest"
+	"github.com/retro-solver/retro/implicit"
+)
+
+// TestWholeDatabase checks a database of the whole standard game, written
+// by `retro solve morris -db FILE`, when RETRO_MORRIS_DB names it (it is
+// hours of solving: no other test makes one; any morris database will do): enginetest.CheckLocal on
+// RETRO_MORRIS_SAMPLES (default 10^6) random positions as played, each
+// looked up through its class, the stored values against their moves'. It
+// reads the values a tier at a time with its children's (db.Table.Keep):
+// the whole of them does not fit in memory.
+func TestWholeDatabase(t *testing.T) {
+	path := os.Getenv("RETRO_MORRIS_DB")
+	if path == "" {
+		t.Skip("RETRO_MORRIS_DB is not set: no database of the whole game to check")
+	}
+	samples := 1000000
+	if s := os.Getenv("RETRO_MORRIS_SAMPLES"); s != "" {
+		var err error
+		if samples, err = strconv.Atoi(s); err != nil || samples <= 0 {
+			t.Fatalf("RETRO_MORRIS_SAMPLES=%q: want a positive number", s)
+		}
+	}
+	f, err := db.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.Game != "morris" {
+		t.Fatalf("%s holds %s, not morris", path, f.Game)
+	}
+	// The game as the file says it was solved (any morris database will
+	// do: a smaller one checks this test).
+	fs := flag.NewFlagSet("morris", flag.ContinueOnError)
+	load := Descriptor.Setup(fs)
+	if err := fs.Parse(f.Args); err != nil {
+		t.Fatal(err)
+	}
+	inst, err := load(strings.NewReader(""), implicit.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g *Game
+	switch x := inst[0].Game().(type) {
+	case whole:
+		g = x.endingGame.(*Game)
+	case ending:
+		g = x.endingGame.(*Game)
+	}
+	tab := f.Table(0)
+	if tab.Size() != g.Size() {
+		t.Fatalf("%s holds %d indices, the game %d", path, tab.Size(), g.Size())
+	}
+	plain := g.Plain()
+	tiers := g.Tiers()
+	rng := rand.New(rand.NewPCG(uint64(samples), 32))
+	byTier := make([][]uint64, len(tiers))
+	for n := 0; n < samples; {
+		s := rng.Uint64N(plain.Size())
+		if plain.Classify(s) == implicit.Illegal {
+			continue
+		}
+		k := implicit.TierOf(tiers, g.Class(s))
+		byTier[k] = append(byTier[k], s)
+		n++
+	}
+	ctx := context.Background()
+	for k, t0 := range tiers {
+		if len(byTier[k]) == 0 {
+			continue
+		}
+		ranges := [][2]uint64{{t0.Start, t0.End}}
+		for _, c := range t0.Children {
+			ranges = append(ranges, [2]uint64{tiers[c].Start, tiers[c].End})
+		}
+		if err := tab.Keep(ctx, 0, ranges); err != nil {
+			t.Fatal(err)
+		}
+		if err := enginetest.CheckLocal(plain, tab, g.Class, byTier[k]); err != nil {
+			t.Fatalf("tier %s: %v", t0.Name, err)
+		}
+	}
+	t.Logf("%d positions as played, in %d tiers: every value agrees with its moves'", samples, len(tiers))
+}
