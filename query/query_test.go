@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
@@ -71,22 +72,36 @@ func TestVerify(t *testing.T) {
 	}
 }
 
+var (
+	morris3Once   sync.Once
+	morris3Game   *morris.Game
+	morris3Values *engine.Result
+	morris3Err    error
+)
+
+// morris3 returns Morris with three stones each and its values, solved
+// once for the tests that verify them.
+func morris3(t *testing.T) (*morris.Game, *engine.Result) {
+	morris3Once.Do(func() {
+		v := morris.Standard
+		v.Stones = 3
+		if morris3Game, morris3Err = morris.New(v, 0); morris3Err == nil {
+			morris3Values, morris3Err = engine.Parallel(context.Background(), morris3Game, engine.Options{})
+		}
+	})
+	if morris3Err != nil {
+		t.Fatal(morris3Err)
+	}
+	return morris3Game, morris3Values
+}
+
 // TestVerifyTier checks that VerifyTier over each tier of a tiered game
 // (Morris with three stones each, whose tiers it checks in parts) adds up
 // to Verify's report, and catches altered entries of placement and of
 // moving tiers at their index.
 func TestVerifyTier(t *testing.T) {
 	ctx := context.Background()
-	v := morris.Standard
-	v.Stones = 3
-	g, err := morris.New(v, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := engine.Parallel(ctx, g, engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, r := morris3(t)
 	byTier := func(values engine.Values) query.Report {
 		var rep query.Report
 		for k := range g.Tiers() {
@@ -106,7 +121,11 @@ func TestVerifyTier(t *testing.T) {
 		t.Fatalf("VerifyTier over every tier: %+v; Verify: %+v", tiers, whole)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	for tries := 0; tries < 20; {
+	alter := 20
+	if testing.Short() {
+		alter = 1 // the race detector's run: each try verifies the whole game
+	}
+	for tries := 0; tries < alter; {
 		at := rng.Uint64N(g.Size())
 		if r.Value(at) != engine.Win && r.Value(at) != engine.Loss {
 			continue
@@ -139,16 +158,7 @@ func (g dropping) TierPart(k int, j uint64, dst []uint64) []uint64 {
 // leave positions out: they would go unchecked.
 func TestVerifyTierParts(t *testing.T) {
 	ctx := context.Background()
-	v := morris.Standard
-	v.Stones = 3
-	g, err := morris.New(v, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := engine.Parallel(ctx, g, engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, r := morris3(t)
 	k := len(g.Tiers()) / 2
 	rep, err := query.VerifyTier(ctx, dropping{g, k}, r, k, 2, nil)
 	if err != nil || rep.Failures != 1 || !strings.Contains(rep.First[0].Rule, "parts") {
