@@ -63,8 +63,7 @@ func OnePass(ctx context.Context, g ExitGame, opt Options) (*Result, error) {
 				}
 			}
 			prog.Advance(hi - lo)
-			for m := maxDepth.Load(); deepest > m && !maxDepth.CompareAndSwap(m, deepest); m = maxDepth.Load() {
-			}
+			raise(&maxDepth, deepest)
 			return nil
 		})
 	}
@@ -157,8 +156,7 @@ func onePassParts(ctx context.Context, g Parted, r *Result, workers int, prog *P
 			done += uint64(len(list))
 		}
 		prog.Advance(done)
-		for m := maxDepth.Load(); deepest > m && !maxDepth.CompareAndSwap(m, deepest); m = maxDepth.Load() {
-		}
+		raise(maxDepth, deepest)
 		return nil
 	})
 	if err != nil {
@@ -176,4 +174,10 @@ func onePassParts(ctx context.Context, g Parted, r *Result, workers int, prog *P
 		}
 		return nil
 	})
+}
+
+// raise sets a to v if v is larger.
+func raise(a *atomic.Uint64, v uint64) {
+	for m := a.Load(); v > m && !a.CompareAndSwap(m, v); m = a.Load() {
+	}
 }
