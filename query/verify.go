@@ -49,7 +49,7 @@ func Verify(ctx context.Context, g implicit.Game, v engine.Values, workers int, 
 	ls := newLocals(workers)
 	err := ls.run(ctx, n, 1<<12, checked, func(l *local, lo, hi uint64) error {
 		for s := lo; s < hi; s++ {
-			if err := l.visit(g, v, s); err != nil {
+			if err := l.visit(g, v, s, g.Classify(s)); err != nil {
 				return err
 			}
 		}
@@ -75,7 +75,7 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 	if !ok || to.TierParts(k) == 0 {
 		err := ls.run(ctx, t.Size(), 1<<12, checked, func(l *local, lo, hi uint64) error {
 			for s := t.Start + lo; s < t.Start+hi; s++ {
-				if err := l.visit(g, v, s); err != nil {
+				if err := l.visit(g, v, s, g.Classify(s)); err != nil {
 					return err
 				}
 			}
@@ -85,9 +85,9 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 	}
 	err := ls.run(ctx, t.Size(), 1<<12, nil, func(l *local, lo, hi uint64) error {
 		for s := t.Start + lo; s < t.Start+hi; s++ {
-			if g.Classify(s) != implicit.Illegal {
+			if kind := g.Classify(s); kind != implicit.Illegal {
 				l.legal++
-			} else if err := l.visit(g, v, s); err != nil {
+			} else if err := l.visit(g, v, s, kind); err != nil {
 				return err
 			}
 		}
@@ -121,11 +121,15 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 			}
 			for i, s := range list {
 				l.listed++
-				if s < t.Start || s >= t.End || g.Classify(s) == implicit.Illegal {
+				kind := implicit.Illegal
+				if s >= t.Start && s < t.End {
+					kind = g.Classify(s)
+				}
+				if kind == implicit.Illegal {
 					l.fail(s, fmt.Sprintf("part %d of tier %s lists it, an illegal index or one outside the tier", j, t.Name))
 					continue
 				}
-				if err := l.checkStored(g, v, s, stored[i]); err != nil {
+				if err := l.checkStored(g, v, s, kind, stored[i]); err != nil {
 					return err
 				}
 			}
@@ -175,23 +179,23 @@ func (ls locals) run(ctx context.Context, n, least uint64, checked *atomic.Uint6
 	})
 }
 
-// visit checks index s.
-func (l *local) visit(g implicit.Game, v engine.Values, s uint64) error {
+// visit checks index s, of the given kind (g.Classify(s)).
+func (l *local) visit(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind) error {
 	val, d, err := v.Lookup(s)
 	if err != nil {
 		return err
 	}
-	return l.checkStored(g, v, s, Entry{val, d})
+	return l.checkStored(g, v, s, kind, Entry{val, d})
 }
 
-// checkStored checks index s, stored as e.
-func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, e Entry) error {
+// checkStored checks index s, of the given kind, stored as e.
+func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e Entry) error {
 	val, d := e.Value, e.Depth
 	l.Counts[val&3]++
 	if val == engine.Win || val == engine.Loss {
 		l.MaxDepth = max(l.MaxDepth, d)
 	}
-	rule, buf, err := check(g, v, s, val, d, l.buf)
+	rule, buf, err := check(g, v, s, kind, val, d, l.buf)
 	l.buf = buf
 	if err != nil {
 		return err
@@ -234,12 +238,11 @@ func (r *Report) Merge(o Report) {
 	r.First = r.First[:min(len(r.First), maxFirst)]
 }
 
-// check returns the rule that index s, stored as val at depth d, breaks
-// ("" if none), and buf holding its moves.
-func check(g implicit.Game, v engine.Values, s uint64, val engine.Value, d uint64, buf []uint64) (string, []uint64, error) {
+// check returns the rule that index s, of the given kind (g.Classify(s)),
+// stored as val at depth d, breaks ("" if none), and buf holding its moves.
+func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, val engine.Value, d uint64, buf []uint64) (string, []uint64, error) {
 	buf = buf[:0]
 	stored := Entry{val, d}
-	kind := g.Classify(s)
 	switch {
 	case kind == implicit.Illegal && val != engine.Illegal:
 		return fmt.Sprintf("an illegal index is stored as %v", stored), buf, nil

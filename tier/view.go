@@ -220,7 +220,8 @@ func (v *view) lookup(m uint64) (engine.Value, uint64) {
 }
 
 // partedView is a view whose tier the game lists in parts
-// (implicit.TierOrderer), for engine.OnePass to visit in that order.
+// (implicit.TierOrderer), for engine.OnePass and Parallel's classification
+// to visit in that order.
 type partedView struct {
 	*view
 	to implicit.TierOrderer

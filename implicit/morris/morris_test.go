@@ -278,16 +278,7 @@ func TestTieredPlacement(t *testing.T) {
 // a wrapper that hid one would solve slower, and nothing else would tell.
 func TestDescriptorInterfaces(t *testing.T) {
 	for _, args := range [][]string{{"-stones", "3"}, {"-max-stones", "3"}} {
-		fs := flag.NewFlagSet("morris", flag.ContinueOnError)
-		load := Descriptor.Setup(fs)
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		inst, err := load(strings.NewReader(""), implicit.LoadConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := inst[0].Game()
+		g := commandGame(t, args)
 		for name, ok := range map[string]bool{
 			"Tiered":          is[implicit.Tiered](g),
 			"TierUnmover":     is[implicit.TierUnmover](g),
@@ -303,6 +294,21 @@ func TestDescriptorInterfaces(t *testing.T) {
 			}
 		}
 	}
+}
+
+// commandGame returns the game `retro solve morris ARGS` solves.
+func commandGame(t *testing.T, args []string) implicit.Game {
+	t.Helper()
+	fs := flag.NewFlagSet("morris", flag.ContinueOnError)
+	load := Descriptor.Setup(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	inst, err := load(strings.NewReader(""), implicit.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inst[0].Game()
 }
 
 func is[T any](g implicit.Game) bool {

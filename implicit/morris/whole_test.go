@@ -2,11 +2,9 @@ package morris
 
 import (
 	"context"
-	"flag"
 	"math/rand/v2"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/retro-solver/retro/db"
@@ -43,17 +41,8 @@ func TestWholeDatabase(t *testing.T) {
 	}
 	// The game as the file says it was solved (any morris database will
 	// do: a smaller one checks this test).
-	fs := flag.NewFlagSet("morris", flag.ContinueOnError)
-	load := Descriptor.Setup(fs)
-	if err := fs.Parse(f.Args); err != nil {
-		t.Fatal(err)
-	}
-	inst, err := load(strings.NewReader(""), implicit.LoadConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var g *Game
-	switch x := inst[0].Game().(type) {
+	switch x := commandGame(t, f.Args).(type) {
 	case whole:
 		g = x.endingGame.(*Game)
 	case ending:
