@@ -338,42 +338,72 @@ func (s synthetic) Lookup(i uint64) (engine.Value, uint64, error) {
 	return v, i * 7919 % (s.max + 1), nil
 }
 
-// TestCodeWidths writes values whose codes take 1, 2 and 4 bytes, with a
-// histogram of one depth per bar and of buckets, reads every index back and
-// compares the counts and the histogram with the source's; a source with a
-// depth beyond the maximum it declares is refused.
+// TestCodeWidths writes values whose codes take 1, 2 and 4 bytes, in both
+// codings, with a histogram of one depth per bar and of buckets, reads
+// every index back (one by one and in runs across blocks) and compares the
+// counts and the histogram with the source's; a source with a depth beyond
+// the maximum it declares is refused.
 func TestCodeWidths(t *testing.T) {
-	for _, max := range []uint64{100, 5000, 70000} {
-		src := synthetic{n: 200_000, max: max}
-		path := filepath.Join(t.TempDir(), "s.db")
-		writeDB(t, path, "graph", nil, db.Options{BlockSize: 1 << 14}, db.Source{Values: src, MaxDepth: max})
-		f, err := db.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tab := f.Table(0)
-		want := db.NewDepths(max)
-		var counts [4]uint64
-		for i := range src.n {
-			v, d, _ := src.Lookup(i)
-			counts[v]++
-			want.Add(v, d, 1)
-			if gv, gd, err := tab.Lookup(i); err != nil || gv != v || gd != d {
-				t.Fatalf("max depth %d, index %d: stored %v %d (%v), want %v %d", max, i, gv, gd, err, v, d)
+	for _, coding := range []db.Coding{db.AllDepths, db.LossDepths} {
+		for _, max := range []uint64{100, 5000, 70000} {
+			src := synthetic{n: 200_000, max: max}
+			path := filepath.Join(t.TempDir(), "s.db")
+			writeDB(t, path, "graph", nil, db.Options{BlockSize: 1 << 14, Coding: coding}, db.Source{Values: src, MaxDepth: max})
+			f, err := db.Open(path)
+			if err != nil {
+				t.Fatal(err)
 			}
+			tab := f.Table(0)
+			if wantFormat := map[db.Coding]int{db.AllDepths: 1, db.LossDepths: 2}[coding]; f.Format != wantFormat || tab.Coding != coding {
+				t.Fatalf("%q: format %d, coding %q", coding, f.Format, tab.Coding)
+			}
+			want := db.NewDepths(max)
+			var counts [4]uint64
+			vals, depths := make([]engine.Value, src.n), make([]uint64, src.n)
+			if err := tab.LookupRange(0, src.n, vals, depths); err != nil {
+				t.Fatal(err)
+			}
+			for i := range src.n {
+				v, d, _ := src.Lookup(i)
+				counts[v]++
+				want.Add(v, d, 1)
+				if v == engine.Win && coding == db.LossDepths {
+					d = engine.NoDepth
+				}
+				if gv, gd, err := tab.Lookup(i); err != nil || gv != v || gd != d || vals[i] != v || depths[i] != d {
+					t.Fatalf("%q, max depth %d, index %d: stored %v %d (%v), in a run %v %d; want %v %d", coding, max, i, gv, gd, err, vals[i], depths[i], v, d)
+				}
+			}
+			if tab.Counts != counts || !tab.Depths.Equal(want) {
+				t.Fatalf("%q, max depth %d: counts %v, histogram %+v; want %v, %+v", coding, max, tab.Counts, tab.Depths, counts, want)
+			}
+			if w, _ := coding.Width(max); tab.Width != w {
+				t.Fatalf("%q, max depth %d: %d-byte codes, want %d", coding, max, tab.Width, w)
+			}
+			f.Close()
+			w, err := db.Create(path, "graph", nil, nil, db.Options{Coding: coding})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = w.Add(context.Background(), db.Source{Values: src, MaxDepth: max - 1})
+			if err == nil || !strings.Contains(err.Error(), "more than the maximum") {
+				t.Fatalf("max depth %d declared as %d: %v, want an error", max, max-1, err)
+			}
+			w.Close()
 		}
-		if tab.Counts != counts || !tab.Depths.Equal(want) {
-			t.Fatalf("max depth %d: counts %v, histogram %+v; want %v, %+v", max, tab.Counts, tab.Depths, counts, want)
-		}
-		f.Close()
-		w, err := db.Create(path, "graph", nil, nil, db.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = w.Add(context.Background(), db.Source{Values: src, MaxDepth: max - 1})
-		if err == nil || !strings.Contains(err.Error(), "more than the maximum") {
-			t.Fatalf("max depth %d declared as %d: %v, want an error", max, max-1, err)
-		}
-		w.Close()
+	}
+	if _, err := db.Create(filepath.Join(t.TempDir(), "x.db"), "graph", nil, nil, db.Options{Coding: "depth-mod-3"}); err == nil {
+		t.Fatal("an unknown coding was taken")
+	}
+	// A game stored by classes keeps every depth: its wins' moves cannot
+	// be named from the file.
+	w, err := db.Create(filepath.Join(t.TempDir(), "c.db"), "graph", nil, nil, db.Options{Coding: db.LossDepths})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	src := synthetic{n: 1024, max: 10}
+	if err := w.Add(context.Background(), db.Source{Values: src, MaxDepth: 10, Directory: []uint32{0, 512, 1024}, IndexSize: 1024}); err == nil {
+		t.Fatal("the depths of losses only, over symmetry classes: no error")
 	}
 }

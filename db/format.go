@@ -34,8 +34,14 @@ import (
 	"github.com/retro-solver/retro/engine"
 )
 
-// FormatVersion is the version of the layout this package writes and reads.
+// FormatVersion is the version of the layout this package writes: 1 for
+// codes of every depth, 2 where a section's codes leave out the depths of
+// wins (LossDepths), which a reader of version 1 would misread. Open reads
+// both.
 const FormatVersion = 1
+
+// formatLossDepths is the version of a file with a LossDepths section.
+const formatLossDepths = 2
 
 const (
 	magic      = "RETRODB1"
@@ -94,6 +100,8 @@ type Section struct {
 	// Depths counts the wins and losses by depth; files written before it
 	// existed lack it (Table.CountDepths computes it).
 	Depths *Depths `json:"depths,omitempty"`
+	// Coding says what a code stores: AllDepths (absent) or LossDepths.
+	Coding Coding `json:"coding,omitempty"`
 	// Width is the bytes per code, BlockSize the indices per block.
 	Width     int    `json:"width"`
 	BlockSize uint64 `json:"blockSize"`
@@ -210,10 +218,64 @@ func Decode(c uint64) (engine.Value, uint64) {
 	return engine.Loss, c/2 - 1
 }
 
-// CodeWidth returns the bytes per code (1, 2 or 4) for depths up to
-// maxDepth, and an error for depths too large to store.
-func CodeWidth(maxDepth uint64) (int, error) {
-	switch max := Code(engine.Loss, maxDepth); {
+// Coding is how a section's codes store values and depths.
+type Coding string
+
+const (
+	// AllDepths codes are Code's: every win and loss with its depth.
+	AllDepths Coding = ""
+	// LossDepths codes keep the depths of losses only: 0 for an illegal
+	// index, 1 for a draw, 2 for a win, 3+d for a loss at depth d. A win's
+	// depth is one more than the least depth among the losses it moves to
+	// (0 for a terminal win), found again from its moves (query.WinDepths):
+	// on Nine Men's Morris the codes fit in a byte and compress to half the
+	// size of AllDepths'.
+	LossDepths Coding = "loss-depth"
+)
+
+// known reports whether c is a coding this package reads.
+func (c Coding) known() bool { return c == AllDepths || c == LossDepths }
+
+// Code returns the code of a value and depth.
+func (c Coding) Code(v engine.Value, depth uint64) uint64 {
+	if c == AllDepths {
+		return Code(v, depth)
+	}
+	switch v {
+	case engine.Draw:
+		return 1
+	case engine.Win:
+		return 2
+	case engine.Loss:
+		return 3 + depth
+	}
+	return 0
+}
+
+// Decode returns the value and depth a code stores: engine.NoDepth for the
+// depth of a win that the coding leaves out.
+func (c Coding) Decode(code uint64) (engine.Value, uint64) {
+	if c == AllDepths {
+		return Decode(code)
+	}
+	switch code {
+	case 0:
+		return engine.Illegal, 0
+	case 1:
+		return engine.Draw, 0
+	case 2:
+		return engine.Win, engine.NoDepth
+	}
+	return engine.Loss, code - 3
+}
+
+// MaxCode returns the largest code of depths up to maxDepth.
+func (c Coding) MaxCode(maxDepth uint64) uint64 { return c.Code(engine.Loss, maxDepth) }
+
+// Width returns the bytes per code (1, 2 or 4) for depths up to maxDepth,
+// and an error for depths too large to store.
+func (c Coding) Width(maxDepth uint64) (int, error) {
+	switch max := c.MaxCode(maxDepth); {
 	case maxDepth >= 1<<31-2:
 		return 0, fmt.Errorf("db: depth %d is too large to store", maxDepth)
 	case max < 1<<8:
@@ -223,6 +285,10 @@ func CodeWidth(maxDepth uint64) (int, error) {
 	}
 	return 4, nil
 }
+
+// CodeWidth returns the bytes per code (1, 2 or 4) of AllDepths codes for
+// depths up to maxDepth, and an error for depths too large to store.
+func CodeWidth(maxDepth uint64) (int, error) { return AllDepths.Width(maxDepth) }
 
 // appendFooter appends the footer that points at a header.
 func appendFooter(b []byte, offset uint64, header []byte) []byte {

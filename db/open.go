@@ -111,8 +111,8 @@ func open(f io.ReaderAt, size uint64, path string) (*File, error) {
 	if err := dec.Decode(&db.Header); err != nil {
 		return nil, damaged(path, "header", "%v", err)
 	}
-	if db.Format != FormatVersion {
-		return nil, fmt.Errorf("%s: database format %d; this retro reads format %d", path, db.Format, FormatVersion)
+	if db.Format != FormatVersion && db.Format != formatLossDepths {
+		return nil, fmt.Errorf("%s: database format %d; this retro reads formats %d and %d", path, db.Format, FormatVersion, formatLossDepths)
 	}
 	maxRaw, err := db.checkHeader(hoff)
 	if err != nil {
@@ -171,7 +171,10 @@ func (db *File) checkHeader(hoff uint64) (uint64, error) {
 		if s.Depths != nil && !s.Depths.fits(s.Counts, s.MaxDepth) {
 			return 0, damaged(db.path, part, "the depth histogram does not fit the counts")
 		}
-		if w, err := CodeWidth(s.MaxDepth); err != nil || w > s.Width {
+		if !s.Coding.known() || (s.Coding != AllDepths && db.Format != formatLossDepths) {
+			return 0, damaged(db.path, part, "coding %q in a file of format %d", s.Coding, db.Format)
+		}
+		if w, err := s.Coding.Width(s.MaxDepth); err != nil || w > s.Width {
 			return 0, damaged(db.path, part, "max depth %d does not fit %d-byte codes", s.MaxDepth, s.Width)
 		}
 		if d := s.Directory; d != nil {
@@ -366,7 +369,7 @@ func (t *Table) readBlockInto(b uint64, buf []byte) ([]byte, error) {
 	}
 	// Codes beyond the header's maximum depth mean a damaged block, even
 	// one whose checksum matched.
-	if max := Code(engine.Loss, t.MaxDepth); max < 1<<(8*t.Width)-1 {
+	if max := t.Coding.MaxCode(t.MaxDepth); max < 1<<(8*t.Width)-1 {
 		n := t.blockLen(b)
 		for i := range n {
 			if codeAt(out, n, i, t.Width) > max {
@@ -441,9 +444,42 @@ func (t *Table) Lookup(i uint64) (engine.Value, uint64, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	v, d := Decode(c)
+	v, d := t.Coding.Decode(c)
 	return v, d, nil
 }
+
+// LookupRange stores the values and depths of indices [lo, hi) in vals and
+// depths, a block at a time: from memory where Load or Keep holds the
+// block, otherwise read past the cache (a scan would churn it).
+func (t *Table) LookupRange(lo, hi uint64, vals []engine.Value, depths []uint64) error {
+	if hi > t.Section.Size || lo > hi {
+		return fmt.Errorf("indices %d to %d are out of range: the database has %d", lo, hi, t.Section.Size)
+	}
+	for at := lo; at < hi; {
+		b := at / t.BlockSize
+		var data []byte
+		if t.all != nil {
+			data = t.all[b]
+		}
+		if data == nil {
+			var err error
+			if data, err = t.ReadBlock(b); err != nil {
+				return err
+			}
+		}
+		n, first := t.blockLen(b), b*t.BlockSize
+		end := min(hi, first+n)
+		for i := at; i < end; i++ {
+			vals[i-lo], depths[i-lo] = t.Coding.Decode(codeAt(data, n, i-first, t.Width))
+		}
+		at = end
+	}
+	return nil
+}
+
+// ReadsRuns reports that LookupRange is the faster way to read a run of
+// indices (engine.RangeValues).
+func (t *Table) ReadsRuns() bool { return true }
 
 // Load reads, checks and decompresses every block on all workers (0:
 // GOMAXPROCS) and keeps them in memory, for a pass over the whole table.
@@ -539,7 +575,8 @@ func (t *Table) blocksOf(ranges [][2]uint64) []bool {
 // CountDepths reads every block on all workers (0: GOMAXPROCS) and counts
 // the wins and losses by depth, as the header of a file written today
 // holds them (Section.Depths); the blocks are not kept unless Load kept
-// them already.
+// them already. Where the coding leaves out the depths of wins
+// (LossDepths), it counts the losses only.
 func (t *Table) CountDepths(ctx context.Context, workers int) (*Depths, error) {
 	workers = parallel.Workers(workers)
 	hs := make([]*Depths, workers)
@@ -558,8 +595,10 @@ func (t *Table) CountDepths(ctx context.Context, workers int) (*Depths, error) {
 			}
 			n := t.blockLen(b)
 			for i := range n {
-				v, d := Decode(codeAt(data, n, i, t.Width))
-				hs[w].Add(v, d, 1)
+				v, d := t.Coding.Decode(codeAt(data, n, i, t.Width))
+				if d != engine.NoDepth {
+					hs[w].Add(v, d, 1)
+				}
 			}
 		}
 		return nil

@@ -42,7 +42,11 @@ type Options struct {
 	BlockSize uint64
 	// Workers compress blocks at once (GOMAXPROCS if 0).
 	Workers int
-	// Level is zstd's level; zstd.SpeedBetterCompression if 0.
+	// Coding is what the codes store (AllDepths if empty).
+	Coding Coding
+	// Level is zstd's level; if 0, zstd.SpeedBetterCompression, or
+	// SpeedBestCompression for LossDepths codes (a file made to be small:
+	// it takes six times the time, for a tenth less).
 	Level zstd.EncoderLevel
 	// GameVersion is the version of the game's index, for the header.
 	GameVersion int
@@ -72,8 +76,18 @@ func Create(path, game string, args []string, input []byte, o Options) (*Writer,
 		return nil, fmt.Errorf("db: block size %d: want a multiple of %d up to %d", o.BlockSize, dirGroup, 1<<26)
 	}
 	o.Workers = parallel.Workers(o.Workers)
+	if !o.Coding.known() {
+		return nil, fmt.Errorf("db: unknown coding %q", o.Coding)
+	}
 	if o.Level == 0 {
 		o.Level = zstd.SpeedBetterCompression
+		if o.Coding == LossDepths {
+			o.Level = zstd.SpeedBestCompression
+		}
+	}
+	format := FormatVersion
+	if o.Coding == LossDepths {
+		format = formatLossDepths
 	}
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(o.Level), zstd.WithEncoderCRC(false),
 		zstd.WithEncoderConcurrency(o.Workers))
@@ -85,7 +99,7 @@ func Create(path, game string, args []string, input []byte, o Options) (*Writer,
 		return nil, fmt.Errorf("db: creating %s: %w", path, err)
 	}
 	w := &Writer{path: path, tmp: f.Name(), f: f, o: o, enc: enc,
-		h: Header{Format: FormatVersion, Game: game, Args: args, GameVersion: o.GameVersion}}
+		h: Header{Format: format, Game: game, Args: args, GameVersion: o.GameVersion}}
 	if err := w.write([]byte(magic)); err != nil {
 		w.Abort()
 		return nil, err
@@ -120,9 +134,15 @@ func (w *Writer) writeCompressed(b []byte) (Extent, error) {
 // Add writes the values of one instance, compressing its blocks on all
 // workers.
 func (w *Writer) Add(ctx context.Context, src Source) error {
-	width, err := CodeWidth(src.MaxDepth)
+	coding := w.o.Coding
+	width, err := coding.Width(src.MaxDepth)
 	if err != nil {
 		return err
+	}
+	if coding == LossDepths && src.Directory != nil {
+		// A win's depth is found again from its moves, which a file
+		// indexed by symmetry classes cannot name without numbering them.
+		return errors.New("db: a game solved over its symmetry classes is stored with every depth")
 	}
 	n := src.Values.Size()
 	// Blocks of wider codes hold fewer of them: a block is the same bytes
@@ -133,7 +153,7 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 		return errors.New("db: a solve of the positions reachable from the start has no start")
 	}
 	s := Section{Label: src.Label, Size: n, IndexSize: n, Start: src.Start, MaxDepth: src.MaxDepth,
-		Width: width, BlockSize: blockSize, Reachable: src.Reachable}
+		Coding: coding, Width: width, BlockSize: blockSize, Reachable: src.Reachable}
 	if src.Directory != nil {
 		s.IndexSize = src.IndexSize
 	}
@@ -167,7 +187,7 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 					depths[j] = NewDepths(src.MaxDepth)
 				}
 				sc := <-scratch
-				raw, c, err := encodeBlock(raws[j], sc, src.Values, lo, min(lo+s.BlockSize, n), width, src.MaxDepth, depths[j])
+				raw, c, err := encodeBlock(raws[j], sc, src.Values, lo, min(lo+s.BlockSize, n), coding, width, src.MaxDepth, depths[j])
 				scratch <- sc
 				if err != nil {
 					return err
@@ -217,8 +237,8 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 // run at a time into sc (engine.RangeValues: a lean solve's depths on
 // disk, a run of runSize; others by Lookup, lookupRun at a time) and codes
 // each run in one loop.
-func encodeBlock(buf []byte, sc *blockScratch, v engine.Values, lo, hi uint64, width int, maxDepth uint64, h *Depths) ([]byte, [4]uint64, error) {
-	var t tally
+func encodeBlock(buf []byte, sc *blockScratch, v engine.Values, lo, hi uint64, coding Coding, width int, maxDepth uint64, h *Depths) ([]byte, [4]uint64, error) {
+	t := tally{coding: coding}
 	n := hi - lo
 	raw := buf
 	if uint64(cap(raw)) < n*uint64(width) {
@@ -263,9 +283,11 @@ const lookupRun = 4096
 
 // tally counts a block's values as it codes them: one-byte codes by code
 // (folded into values and depths at the end), wider ones into the counts
-// and the histogram directly; neither divides by the histogram's bucket per
-// index where the bucket is 1.
+// and the histogram directly, and so wins whose code leaves out their
+// depth; neither divides by the histogram's bucket per index where the
+// bucket is 1.
 type tally struct {
+	coding Coding
 	counts [4]uint64
 	byCode [256]uint64
 }
@@ -279,16 +301,19 @@ func (t *tally) encode(raw []byte, n, at uint64, vals []engine.Value, depths []u
 		if d > maxDepth {
 			return fmt.Errorf("db: index %d has depth %d, more than the maximum %d", at+uint64(k), d, maxDepth)
 		}
-		c := Code(val, d)
+		c := t.coding.Code(val, d)
 		i := at + uint64(k)
-		if width == 1 {
+		if width == 1 && (val != engine.Win || t.coding == AllDepths) {
 			raw[i] = byte(c)
 			t.byCode[c]++
 			continue
 		}
-		if width == 2 {
+		switch width {
+		case 1:
+			raw[i] = byte(c)
+		case 2:
 			raw[i], raw[n+i] = byte(c), byte(c>>8)
-		} else {
+		default:
 			raw[i], raw[n+i], raw[2*n+i], raw[3*n+i] = byte(c), byte(c>>8), byte(c>>16), byte(c>>24)
 		}
 		t.counts[val&3]++
@@ -309,7 +334,7 @@ func (t *tally) encode(raw []byte, n, at uint64, vals []engine.Value, depths []u
 func (t *tally) fold(h *Depths) {
 	for c, k := range t.byCode {
 		if k > 0 {
-			v, d := Decode(uint64(c))
+			v, d := t.coding.Decode(uint64(c))
 			t.counts[v] += k
 			h.Add(v, d, k)
 		}

@@ -46,9 +46,15 @@ type Values interface {
 	// Size returns the number of indices.
 	Size() uint64
 	// Lookup returns the value and depth of index i (depth 0 for draws and
-	// illegal indices).
+	// illegal indices; NoDepth for a win whose depth is not stored).
 	Lookup(i uint64) (v Value, depth uint64, err error)
 }
+
+// NoDepth is the depth Values give a win whose depth they do not store: a
+// database that keeps only the depths of losses (db.LossDepths) finds a
+// win's depth again from its moves, one more than the least depth among
+// the losses it reaches (query.WinDepths).
+const NoDepth = ^uint64(0)
 
 // RangeValues is a Values that can read a run of indices at once; the
 // database writer reads a block at a time through it where ReadsRuns says

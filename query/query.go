@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
@@ -30,9 +31,9 @@ type Entry struct {
 }
 
 // String writes the entry as retro query prints it (docs/database.md): "win 3", "loss 2", "draw",
-// "unreached" (see Name).
+// "unreached" (see Name); "win" for a win whose depth is not known (engine.NoDepth).
 func (e Entry) String() string {
-	if d := e.DepthOf(); d != nil {
+	if d := e.DepthOf(); d != nil && *d != engine.NoDepth {
 		return fmt.Sprintf("%s %d", e.Name(), *d)
 	}
 	return e.Name()
@@ -65,8 +66,27 @@ type Move struct {
 	Entry
 }
 
-// Lookup returns the value and depth of position s.
+// Lookup returns the value and depth of position s. The depth of a win
+// that the values leave out (engine.NoDepth) is found from its moves (see
+// WinDepths); a win without a move to a loss is an error, as the values
+// are wrong.
 func (p Solved) Lookup(s uint64) (Entry, error) {
+	e, err := p.stored(s)
+	if err != nil || e.Value != engine.Win || e.Depth != engine.NoDepth {
+		return e, err
+	}
+	e.Depth, err = winDepth(p.Game, s, func(t uint64) (engine.Value, uint64, error) {
+		e, err := p.stored(t)
+		return e.Value, e.Depth, err
+	})
+	if err == nil && e.Depth == engine.NoDepth {
+		err = fmt.Errorf("position %d is stored as a win without a move to a loss: the values are wrong", s)
+	}
+	return e, err
+}
+
+// stored returns the value and depth that p.Values hold for position s.
+func (p Solved) stored(s uint64) (Entry, error) {
 	if s >= p.Game.Size() {
 		return Entry{}, fmt.Errorf("position %d is out of range: the game has %d", s, p.Game.Size())
 	}
@@ -76,6 +96,57 @@ func (p Solved) Lookup(s uint64) (Entry, error) {
 	}
 	v, d, err := p.Values.Lookup(i)
 	return Entry{v, d}, err
+}
+
+// WinDepths returns v, whose indices are g's, with the depths of its wins
+// found again where v leaves them out (engine.NoDepth: a database that
+// keeps the depths of losses only, db.LossDepths): a win's depth is 0 if
+// the game ends there, otherwise one more than the least depth among the
+// losses it moves to, as the winner hurries. A win without a move to a
+// loss keeps NoDepth, and Verify reports it.
+func WinDepths(g implicit.Game, v engine.Values) engine.Values { return &winDepths{g, v} }
+
+type winDepths struct {
+	g implicit.Game
+	v engine.Values
+}
+
+func (w *winDepths) Size() uint64 { return w.v.Size() }
+
+func (w *winDepths) Lookup(i uint64) (engine.Value, uint64, error) {
+	v, d, err := w.v.Lookup(i)
+	if err != nil || v != engine.Win || d != engine.NoDepth {
+		return v, d, err
+	}
+	d, err = winDepth(w.g, i, w.v.Lookup)
+	return v, d, err
+}
+
+// movesPool keeps buffers of moves for winDepth, which a Verify calls for
+// every move of every loss.
+var movesPool = sync.Pool{New: func() any { return new([]uint64) }}
+
+// winDepth returns the depth of position s, a win: 0 if the game ends
+// there, otherwise one more than the least depth among the losses it moves
+// to, which lookup reads; engine.NoDepth if it moves to none.
+func winDepth(g implicit.Game, s uint64, lookup func(uint64) (engine.Value, uint64, error)) (uint64, error) {
+	if g.Classify(s) != implicit.Inner {
+		return 0, nil
+	}
+	buf := movesPool.Get().(*[]uint64)
+	defer movesPool.Put(buf)
+	*buf = g.Moves(s, (*buf)[:0])
+	d := engine.NoDepth
+	for _, t := range *buf {
+		v, td, err := lookup(t)
+		if err != nil {
+			return 0, err
+		}
+		if v == engine.Loss && td < d {
+			d = td + 1
+		}
+	}
+	return d, nil
 }
 
 // Moves returns the distinct positions one move from s, each with its

@@ -193,3 +193,89 @@ func TestMovesBestFirst(t *testing.T) {
 		t.Fatal("position 7 of 7 answered")
 	}
 }
+
+// lossDepths is r as a database that keeps the depths of losses only
+// reads it (db.LossDepths): wins without their depth.
+type lossDepths struct{ *engine.Result }
+
+func (l lossDepths) Lookup(i uint64) (engine.Value, uint64, error) {
+	v, d, err := l.Result.Lookup(i)
+	if v == engine.Win {
+		d = engine.NoDepth
+	}
+	return v, d, err
+}
+
+// TestWinDepths checks that the depths of wins found from their moves are
+// the solver's, through WinDepths and through Solved, on random graphs;
+// that Verify passes such values with the solver's counts and max depth;
+// and that it catches altered entries (values, and depths of losses).
+func TestWinDepths(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(40) {
+		g := enginetest.RandomGraph(seed)
+		r, err := engine.Sequential(ctx, g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := lossDepths{r}
+		vals := query.WinDepths(g, stored)
+		p := query.Solved{Game: g, Values: stored}
+		for s := range g.Size() {
+			v, d, err := vals.Lookup(s)
+			e, perr := p.Lookup(s)
+			if err != nil || perr != nil || v != r.Value(s) || d != r.Depth(s) || e != (query.Entry{Value: v, Depth: d}) {
+				t.Fatalf("seed %d, index %d: %v %d (%v), Solved %v (%v); solved %v %d", seed, s, v, d, err, e, perr, r.Value(s), r.Depth(s))
+			}
+		}
+		rep, err := query.Verify(ctx, g, vals, 2, nil)
+		if err != nil || rep.Failures != 0 || rep.MaxDepth != r.MaxDepth() {
+			t.Fatalf("seed %d: %v %+v, max depth %d", seed, err, rep, r.MaxDepth())
+		}
+		rng := rand.New(rand.NewPCG(seed, 2))
+		for range 20 {
+			at := rng.Uint64N(g.Size())
+			val, d := engine.Value(rng.IntN(3)), uint64(rng.IntN(4))
+			switch val {
+			case engine.Draw:
+				d = 0
+			case engine.Win:
+				d = engine.NoDepth
+			}
+			if v, sd, _ := stored.Lookup(at); val == v && d == sd {
+				continue
+			}
+			rep, err := query.Verify(ctx, g, query.WinDepths(g, altered{stored, at, val, d}), 2, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, f := range rep.First {
+				found = found || f.Index == at
+			}
+			if rep.Failures == 0 || !found && len(rep.First) < 5 {
+				t.Fatalf("seed %d: index %d altered from %v %d to %v %d: %+v", seed, at, r.Value(at), r.Depth(at), val, d, rep)
+			}
+		}
+	}
+}
+
+// TestWinDepthsTiers checks VerifyTier, tier by tier in parts, over the
+// values of Morris with three stones each without the depths of wins.
+func TestWinDepthsTiers(t *testing.T) {
+	ctx := context.Background()
+	g, r := morris3(t)
+	vals := query.WinDepths(g, lossDepths{r})
+	var rep query.Report
+	for k := range g.Tiers() {
+		tr, err := query.VerifyTier(ctx, g, vals, k, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep.Merge(tr)
+	}
+	whole, err := query.Verify(ctx, g, r, 2, nil)
+	if err != nil || rep.Failures != 0 || rep.Counts != whole.Counts || rep.MaxDepth != whole.MaxDepth || rep.Edges != whole.Edges {
+		t.Fatalf("by tier %+v, whole %+v (%v)", rep, whole, err)
+	}
+}

@@ -38,7 +38,10 @@ const maxFirst = 5
 // at depth d-1 and none to a shallower loss; a loss at depth d has only
 // moves to wins, the deepest at depth d-1; a draw has no move to a loss and
 // a move to a draw. It uses only g's Classify and Moves, never un-moves or
-// a solver. An error is a value that could not be read (a damaged block);
+// a solver. Values that leave out the depths of wins are given as
+// WinDepths's: a win is checked against the depth its moves give it, and a
+// loss against the depths so found of the wins it moves to. An error is a
+// value that could not be read (a damaged block);
 // broken rules are counted in the Report. If checked is not nil, Verify
 // adds to it the indices it has checked as it goes, for progress lines.
 func Verify(ctx context.Context, g implicit.Game, v engine.Values, workers int, checked *atomic.Uint64) (Report, error) {
@@ -113,7 +116,7 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 				var e Entry
 				if s >= t.Start && s < t.End {
 					var err error
-					if e.Value, e.Depth, err = v.Lookup(s); err != nil {
+					if e.Value, e.Depth, err = storedValues(v).Lookup(s); err != nil {
 						return err
 					}
 				}
@@ -181,24 +184,25 @@ func (ls locals) run(ctx context.Context, n, least uint64, checked *atomic.Uint6
 
 // visit checks index s, of the given kind (g.Classify(s)).
 func (l *local) visit(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind) error {
-	val, d, err := v.Lookup(s)
+	val, d, err := storedValues(v).Lookup(s)
 	if err != nil {
 		return err
 	}
 	return l.checkStored(g, v, s, kind, Entry{val, d})
 }
 
-// checkStored checks index s, of the given kind, stored as e.
+// checkStored checks index s, of the given kind, stored as e (a win's
+// depth left out where v finds it again: see stored).
 func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e Entry) error {
-	val, d := e.Value, e.Depth
+	val := e.Value
 	l.Counts[val&3]++
-	if val == engine.Win || val == engine.Loss {
-		l.MaxDepth = max(l.MaxDepth, d)
-	}
-	rule, buf, err := check(g, v, s, kind, val, d, l.buf)
+	rule, d, buf, err := check(g, v, s, kind, val, e.Depth, l.buf)
 	l.buf = buf
 	if err != nil {
 		return err
+	}
+	if (val == engine.Win || val == engine.Loss) && d != engine.NoDepth {
+		l.MaxDepth = max(l.MaxDepth, d)
 	}
 	l.Edges += uint64(len(l.buf))
 	if rule != "" {
@@ -238,11 +242,34 @@ func (r *Report) Merge(o Report) {
 	r.First = r.First[:min(len(r.First), maxFirst)]
 }
 
+// storedValues returns the values v reads, without finding the depths of wins
+// where v is WinDepths's: a win's check finds its own depth from the
+// losses it moves to, and only a loss's check needs the depths of the
+// wins it moves to.
+func storedValues(v engine.Values) engine.Values {
+	if w, ok := v.(*winDepths); ok {
+		return w.v
+	}
+	return v
+}
+
 // check returns the rule that index s, of the given kind (g.Classify(s)),
-// stored as val at depth d, breaks ("" if none), and buf holding its moves.
-func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, val engine.Value, d uint64, buf []uint64) (string, []uint64, error) {
+// stored as val at depth d, breaks ("" if none), its depth (d, or for a win
+// whose depth v leaves out, the one its moves give), and buf holding its
+// moves.
+func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, val engine.Value, d uint64, buf []uint64) (string, uint64, []uint64, error) {
 	buf = buf[:0]
+	if val == engine.Win && d == engine.NoDepth && kind != implicit.Inner {
+		d = 0 // a win where the game ends
+	}
 	stored := Entry{val, d}
+	rule, buf, err := checkRules(g, v, s, kind, &stored, buf)
+	return rule, stored.Depth, buf, err
+}
+
+// checkRules is check, finding the depth of a win stored without one.
+func checkRules(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e *Entry, buf []uint64) (string, []uint64, error) {
+	stored, val := *e, e.Value
 	switch {
 	case kind == implicit.Illegal && val != engine.Illegal:
 		return fmt.Sprintf("an illegal index is stored as %v", stored), buf, nil
@@ -272,8 +299,12 @@ func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, val e
 		allWins           = true
 		illegal, illegalT = false, uint64(0)
 	)
+	look := v
+	if val != engine.Loss {
+		look = storedValues(v) // the depths of the wins reached do not matter
+	}
 	for _, t := range buf {
-		tv, td, err := v.Lookup(t)
+		tv, td, err := look.Lookup(t)
 		if err != nil {
 			return "", buf, err
 		}
@@ -291,17 +322,24 @@ func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, val e
 			illegal, illegalT, allWins = true, t, false
 		}
 	}
+	if val == engine.Win && stored.Depth == engine.NoDepth && anyLoss {
+		stored.Depth = minLoss + 1
+		e.Depth = stored.Depth
+	}
+	d := stored.Depth
 	switch {
 	case illegal:
 		return fmt.Sprintf("a move reaches index %d, stored as illegal", illegalT), buf, nil
 	case val == engine.Win && d == 0:
 		return "an inner position is stored as win 0", buf, nil
 	case val == engine.Win && !anyLoss:
-		return fmt.Sprintf("win %d has no move to a loss", d), buf, nil
+		return fmt.Sprintf("%v has no move to a loss", stored), buf, nil
 	case val == engine.Win && minLoss != d-1:
 		return fmt.Sprintf("win %d: its shallowest move to a loss reaches loss %d, not %d", d, minLoss, d-1), buf, nil
 	case val == engine.Loss && !allWins:
 		return fmt.Sprintf("loss %d has a move to a position that is not a win", d), buf, nil
+	case val == engine.Loss && maxWin == engine.NoDepth:
+		return fmt.Sprintf("loss %d has a move to a win without a move to a loss", d), buf, nil
 	case val == engine.Loss && maxWin+1 != d:
 		return fmt.Sprintf("loss %d: its deepest move reaches win %d, not %d", d, maxWin, d-1), buf, nil
 	case val == engine.Draw && anyLoss:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -354,4 +355,84 @@ func cutTime(out string) string {
 		lines = append(lines, l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestCompactDatabase checks the files that keep the depths of losses
+// only: solve -compact writes the same bytes as db compact of the full
+// file; verify passes it with the full file's counts (tier by tier too);
+// and queries of the start and of random positions print what the full
+// file's print, the depths of wins found from their moves. A game stored by
+// symmetry classes, and a file compact already, are refused.
+func TestCompactDatabase(t *testing.T) {
+	cases := [][]string{
+		{"graph", "testdata/golden/r2000.graph"},
+		{"pawns", "../../examples/pawns.txt"},
+		{"police", "testdata/golden/r10x12.police"},
+		{"morris", "-max-stones", "3"},
+		{"morris", "-stones", "3"},
+	}
+	for _, args := range cases {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			full := saved(t, args...)
+			solved := saved(t, append([]string{args[0], "-compact"}, args[1:]...)...)
+			compacted := filepath.Join(t.TempDir(), "c.db")
+			if out, errs, code := retro(t, "", "db", "compact", full, compacted); code != 0 || !strings.Contains(out, "the depths of losses only") {
+				t.Fatalf("db compact: exit %d, %q %q", code, out, errs)
+			}
+			a, errA := os.ReadFile(solved)
+			b, errB := os.ReadFile(compacted)
+			if errA != nil || errB != nil || !bytes.Equal(a, b) {
+				t.Fatalf("solve -compact and db compact wrote different files (%d and %d bytes; %v %v)", len(a), len(b), errA, errB)
+			}
+			want, _, _ := retro(t, "", "verify", full)
+			flags := [][]string{nil}
+			if args[0] == "morris" {
+				flags = append(flags, []string{"-tiered"})
+			}
+			for _, f := range flags {
+				out, errs, code := retro(t, "", append(append([]string{"verify"}, f...), solved)...)
+				if code != 0 || errs != "" || cutTime(strings.ReplaceAll(out, solved, full)) != cutTime(want) {
+					t.Fatalf("verify %v: exit %d, %q %q; the full file: %q", f, code, out, errs, want)
+				}
+			}
+			bf, err := openDatabase(full)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bf.f.Close()
+			for k := range bf.f.Sections {
+				inst := fmt.Sprint(k + 1)
+				p, _, err := bf.instance(k, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				queries := [][]string{{"query", "-json", "-instance", inst}}
+				rng := rand.New(rand.NewPCG(uint64(k), 9))
+				for range 30 {
+					s := rng.Uint64N(p.Game.Size())
+					if e, err := p.Lookup(s); err != nil || e.Value == engine.Illegal {
+						continue
+					}
+					queries = append(queries, []string{"query", "-json", "-instance", inst, "-index", fmt.Sprint(s)})
+				}
+				for _, q := range queries {
+					want, _, wcode := retro(t, "", append(q, full)...)
+					got, errs, code := retro(t, "", append(q, solved)...)
+					if code != wcode || got != want {
+						t.Fatalf("%v: exit %d, %q (%s); the full file: exit %d, %q", q, code, got, errs, wcode, want)
+					}
+				}
+			}
+			if _, errs, code := retro(t, "", "db", "compact", solved, filepath.Join(t.TempDir(), "d.db")); code != 1 || !strings.Contains(errs, "losses only already") {
+				t.Fatalf("db compact of a compact file: exit %d, %q", code, errs)
+			}
+		})
+	}
+	q := saved(t, "quixo", "-n", "2")
+	if _, errs, code := retro(t, "", "db", "compact", q, filepath.Join(t.TempDir(), "q.db")); code != 1 || !strings.Contains(errs, "symmetry classes") {
+		t.Fatalf("db compact of quixo: exit %d, %q", code, errs)
+	}
+	if _, errs, code := retro(t, "", "solve", "quixo", "-n", "2", "-compact", "-db", filepath.Join(t.TempDir(), "q.db")); code != 2 || !strings.Contains(errs, "symmetry classes") {
+		t.Fatalf("solve quixo -compact: exit %d, %q", code, errs)
+	}
 }

@@ -48,6 +48,7 @@ type solveFlags struct {
 	checkpoint string        // -checkpoint: the folder of finished tiers and level checkpoints
 	ckptEvery  time.Duration // -checkpoint-every
 	dbPath     string        // -db: where to save the solution
+	lossDepths bool          // -compact: the database keeps the depths of losses only
 }
 
 // solveRun is one run of `retro solve`: its flags, and what the run holds
@@ -93,6 +94,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveRun) {
 	fs.StringVar(&c.checkpoint, "checkpoint", "", "keep what a long solve has done in `folder`, to go on from there if the same command is run again after a crash or kill -9 (default with -db: FILE.tiers for a tiered solve, FILE.checkpoint otherwise, removed once the database is written)")
 	fs.DurationVar(&c.ckptEvery, "checkpoint-every", 5*time.Minute, "the `time` between two checkpoints of a solve in memory, at the barrier between two levels")
 	fs.StringVar(&c.dbPath, "db", "", "save the solution, every position's value and depth, to the database `file` (see retro query, verify, play)")
+	fs.BoolVar(&c.lossDepths, "compact", false, "with -db: keep the depths of losses only, a win's found again from its moves when read (see retro db compact): about half the file on large games; not for games stored by symmetry classes (quixo, teeko)")
 	return fs, c
 }
 
@@ -165,6 +167,9 @@ func solveCmd(args []string, e *env) error {
 		return usagef("solve %s: takes no input file, got %q", d.Name, fs.Arg(0))
 	case d.Input && fs.NArg() != 1:
 		return usagef("solve %s: want one input FILE (or - for standard input), got %d arguments", d.Name, fs.NArg())
+	}
+	if c.lossDepths && c.dbPath == "" {
+		return usagef("solve %s: -compact needs -db", d.Name)
 	}
 	if c.dbPath != "" {
 		// Refuse a database path that cannot be written now, not after
@@ -292,7 +297,11 @@ func (c *solveRun) solve(d *implicit.Descriptor, load implicit.Loader, in io.Rea
 		if input != nil {
 			text = input.Bytes()
 		}
-		if c.dbw, err = db.Create(c.dbPath, d.Name, c.gameFlags(), text, db.Options{Workers: c.workers, GameVersion: d.Version}); err != nil {
+		o := db.Options{Workers: c.workers, GameVersion: d.Version}
+		if c.lossDepths {
+			o.Coding = db.LossDepths
+		}
+		if c.dbw, err = db.Create(c.dbPath, d.Name, c.gameFlags(), text, o); err != nil {
 			return err
 		}
 		defer c.dbw.Abort()
@@ -343,6 +352,11 @@ func (c *solveRun) solveInstance(d *implicit.Descriptor, g implicit.Game, label 
 	}
 	if c.reachable && start == nil {
 		return nil, usagef("solve %s: -reachable: the game has no start", d.Name)
+	}
+	if _, ok := g.(implicit.Symmetric); ok && c.lossDepths {
+		// A win's depth is found again from its moves, which a file
+		// indexed by symmetry classes cannot name without numbering them.
+		return nil, usagef("solve %s: -compact: a game solved over its symmetry classes keeps every depth", d.Name)
 	}
 	if tiered, err := c.chooseTiered(d, g); err != nil || tiered {
 		if err == nil {

@@ -8,12 +8,14 @@ import (
 	"testing"
 
 	"github.com/retro-solver/retro/db"
+	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/engine/enginetest"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/query"
 )
 
 // TestWholeDatabase checks a database of the whole standard game, written
-// by `retro solve morris -db FILE`, when RETRO_MORRIS_DB names it (it is
+// by `retro solve morris -db FILE` (with -compact or not), when RETRO_MORRIS_DB names it (it is
 // hours of solving: no other test makes one; any morris database will do): enginetest.CheckLocal on
 // RETRO_MORRIS_SAMPLES (default 10^6) random positions as played, each
 // looked up through its class, the stored values against their moves'. It
@@ -73,11 +75,21 @@ func TestWholeDatabase(t *testing.T) {
 		ranges := [][2]uint64{{t0.Start, t0.End}}
 		for _, c := range t0.Children {
 			ranges = append(ranges, [2]uint64{tiers[c].Start, tiers[c].End})
+			if tab.Coding == db.LossDepths {
+				// The depth of a win reached is found from its moves.
+				for _, gc := range tiers[c].Children {
+					ranges = append(ranges, [2]uint64{tiers[gc].Start, tiers[gc].End})
+				}
+			}
 		}
 		if err := tab.Keep(ctx, 0, ranges); err != nil {
 			t.Fatal(err)
 		}
-		if err := enginetest.CheckLocal(plain, tab, g.Class, byTier[k]); err != nil {
+		var vals engine.Values = tab
+		if tab.Coding == db.LossDepths {
+			vals = query.WinDepths(g, tab)
+		}
+		if err := enginetest.CheckLocal(plain, vals, g.Class, byTier[k]); err != nil {
 			t.Fatalf("tier %s: %v", t0.Name, err)
 		}
 	}
