@@ -1,0 +1,313 @@
+package chess
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/retro-solver/retro/internal/testsize"
+)
+
+// randomPosition returns a legal position of m, drawn at random.
+func randomPosition(rng *rand.Rand, m Material) Position {
+	for {
+		p := Position{Turn: Color(rng.IntN(2))}
+		for c := range m.Pieces {
+			for _, k := range m.Pieces[c] {
+				p.Pieces = append(p.Pieces, Piece{k, Color(c), Square(rng.IntN(64))})
+			}
+		}
+		p.Sort()
+		if p.Legal() {
+			return p
+		}
+	}
+}
+
+// randomMaterial returns a material of 2 to MaxPieces pieces, pawns and
+// all kinds among them.
+func randomMaterial(rng *rand.Rand) Material {
+	var m Material
+	m.Pieces[0], m.Pieces[1] = []Kind{King}, []Kind{King}
+	for range rng.IntN(MaxPieces - 1) {
+		c := rng.IntN(2)
+		m.Pieces[c] = append(m.Pieces[c], Kind(1+rng.IntN(5)))
+	}
+	for c := range m.Pieces {
+		slices.Sort(m.Pieces[c])
+	}
+	return m
+}
+
+// TestMovesNaive compares the legal moves of random positions with those
+// of the naive generator (naive_test.go), move for move.
+func TestMovesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 3000
+	if testsize.Long() {
+		n = 20000
+	}
+	for range n {
+		m := randomMaterial(rng)
+		p := randomPosition(rng, m)
+		got := moveNames(p.Moves(nil))
+		want := toNaive(p).naiveMoves()
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s (%v): moves %s; the naive generator: %s", p.FEN(), m, joined(got), joined(want))
+		}
+	}
+}
+
+// TestUnmoves checks that un-moves and moves agree on random positions:
+// every un-move's position has a move back, without a capture or a
+// promotion, and every such move of a position has it among the un-moves
+// of the position it reaches.
+func TestUnmoves(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := 1000
+	if testsize.Long() {
+		n = 5000
+	}
+	for range n {
+		m := randomMaterial(rng)
+		p := randomPosition(rng, m)
+		for _, q := range p.Unmoves(nil) {
+			if !q.Legal() {
+				t.Fatalf("%s: un-move to %s, an illegal position", p.FEN(), q.FEN())
+			}
+			found := false
+			for _, mv := range q.Moves(nil) {
+				r := q.Play(mv)
+				found = found || r.FEN() == p.FEN()
+			}
+			if !found {
+				t.Fatalf("%s: un-move to %s, which has no move back", p.FEN(), q.FEN())
+			}
+		}
+		for _, mv := range p.Moves(nil) {
+			r := p.Play(mv)
+			if mv.Promotion != King || len(r.Pieces) != len(p.Pieces) {
+				continue // into another material
+			}
+			found := false
+			for _, q := range r.Unmoves(nil) {
+				found = found || q.FEN() == p.FEN()
+			}
+			if !found {
+				t.Fatalf("%s: %v reaches %s, whose un-moves miss it", p.FEN(), mv, r.FEN())
+			}
+		}
+	}
+}
+
+// TestKingPairs checks the number of pairs of kings of representatives:
+// 462 without pawns and 1806 with, as every tablebase numbers them.
+func TestKingPairs(t *testing.T) {
+	for sig, want := range map[string]int{"KvK": 462, "KQvKR": 462, "KPvK": 1806, "KRvKP": 1806} {
+		m, err := ParseMaterial(sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := NewEndgame(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.KingPairs() != want {
+			t.Errorf("%s: %d pairs of kings, want %d", sig, e.KingPairs(), want)
+		}
+	}
+}
+
+// TestIndexClasses walks every placement of small materials and checks that
+// the index numbers the classes one for one: each legal position's index
+// is a legal index, the index of every image of the position (under the
+// symmetries used) is the same, and the legal indices are exactly the
+// indices reached.
+func TestIndexClasses(t *testing.T) {
+	sigs := []string{"KvK", "KQvK", "KPvK"}
+	if testsize.Long() {
+		sigs = append(sigs, "KNvKP", "KRRvK")
+	}
+	for _, sig := range sigs {
+		m, _ := ParseMaterial(sig)
+		e, err := NewEndgame(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reached := make([]bool, e.Size())
+		n := m.Count()
+		p := Position{Pieces: make([]Piece, n)}
+		slots := e.slots
+		var walk func(j int)
+		walk = func(j int) {
+			if j == n {
+				for turn := range Color(2) {
+					q := Position{Pieces: slices.Clone(p.Pieces), Turn: turn}
+					q.Sort()
+					if !q.Legal() {
+						continue
+					}
+					i, ok := e.Index(q)
+					if !ok {
+						t.Fatalf("%s: %s has no index", sig, q.FEN())
+					}
+					d := e.Decode(i)
+					if !e.legalIndex(i, &d) {
+						t.Fatalf("%s: %s has index %d, an illegal one (%s)", sig, q.FEN(), i, d.FEN())
+					}
+					for s := range e.syms {
+						img := Position{Turn: turn}
+						for _, pc := range q.Pieces {
+							img.Pieces = append(img.Pieces, Piece{pc.Kind, pc.Color, symSquare[s][pc.Square]})
+						}
+						if k, _ := e.Index(img); k != i {
+							t.Fatalf("%s: %s has index %d, its image %s %d", sig, q.FEN(), i, img.FEN(), k)
+						}
+					}
+					reached[i] = true
+				}
+				return
+			}
+			for s := Square(0); s < NoSquare; s++ {
+				if slots[j].Kind == Pawn && (s.Rank() == 0 || s.Rank() == 7) {
+					continue
+				}
+				p.Pieces[j] = Piece{slots[j].Kind, slots[j].Color, s}
+				walk(j + 1)
+			}
+		}
+		walk(0)
+		legal := 0
+		for i := range e.Size() {
+			d := e.Decode(i)
+			ok := e.legalIndex(i, &d)
+			if ok != reached[i] {
+				t.Fatalf("%s: index %d (%s) legal %v, reached by a position %v", sig, i, d.FEN(), ok, reached[i])
+			}
+			if ok {
+				legal++
+			}
+		}
+		t.Logf("%s: %d indices, %d classes", sig, e.Size(), legal)
+	}
+}
+
+// TestFEN reads and writes positions, and refuses bad ones with the field
+// named.
+func TestFEN(t *testing.T) {
+	for _, fen := range []string{"8/8/8/8/8/8/8/K1k5 w - -", "4k3/8/8/8/8/8/4P3/4K3 b - -", "8/8/8/3q4/8/8/8/K1k5 w - - 0 1"} {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.FEN(); got != strings.Join(strings.Fields(fen)[:4], " ") {
+			t.Errorf("%q read and written: %q", fen, got)
+		}
+	}
+	for fen, want := range map[string]string{
+		"8/8/8/8/8/8/8/K1k5 w":           "want 4 fields",
+		"8/8/8/8/8/8/8/K1k4 w - -":       "the board has",
+		"8/8/8/8/8/8/8/K1k6 w - -":       "more than 8 squares",
+		"8/8/8/8/8/8/8/K1x5 w - -":       "is not a piece",
+		"8/8/8/8/8/8/8/K1k5 x - -":       "side to move",
+		"8/8/8/8/8/8/8/K1k5 w KQ -":      "castling",
+		"8/8/8/8/8/8/8/K1k5 w - e3":      "en passant e3",
+		"8/8/8/8/8/8/8/K1k5 w - z9":      "not a square",
+		"QQQQ4/8/8/8/8/8/8/K1k5 w - -":   "more than 5 pieces",
+		"8/8/8/8/8/8/8/8/K1k5 w - -":     "rank 1 has",
+		"8/8/8/8/8/8/8/K1k5/ w - -":      "rank 1 has",
+		"8/8/8/8/8/8/8/K1k5 w - - 0 1 2": "want 4 fields",
+	} {
+		if _, err := ParseFEN(fen); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error with %q", fen, err, want)
+		}
+	}
+}
+
+// TestParseMaterial reads signatures and refuses bad ones at their place.
+func TestParseMaterial(t *testing.T) {
+	for _, sig := range []string{"KvK", "KQvKR", "KRPvKR", "KBNvK", "KPPvKP", "KQRvKR"} {
+		m, err := ParseMaterial(sig)
+		if err != nil || m.String() != sig {
+			t.Errorf("%s: %v, %v", sig, m, err)
+		}
+	}
+	for sig, want := range map[string]string{
+		"KQKR":    "want White's pieces",
+		"QKvK":    "must start with its king",
+		"KQvR":    "must start with its king",
+		"KRQvK":   "out of order",
+		"KXvK":    "not a piece",
+		"KKvK":    "a second king",
+		"KQRBvKN": "more than the 5",
+		"KvKvK":   "want White's pieces",
+		"vK":      "must start with its king",
+	} {
+		if _, err := ParseMaterial(sig); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error with %q", sig, err, want)
+		}
+	}
+}
+
+// FuzzParseFEN reads any text: an error or a position that writes back as
+// FEN and reads again the same.
+func FuzzParseFEN(f *testing.F) {
+	f.Add("8/8/8/8/8/8/8/K1k5 w - -")
+	f.Add("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1")
+	f.Fuzz(func(t *testing.T, fen string) {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			return
+		}
+		q, err := ParseFEN(p.FEN())
+		if err != nil || q.FEN() != p.FEN() {
+			t.Fatalf("%q read as %q, read again: %q, %v", fen, p.FEN(), q.FEN(), err)
+		}
+		if p.Legal() {
+			p.Moves(nil)
+			p.Unmoves(nil)
+		}
+	})
+}
+
+// FuzzParseMaterial reads any text: an error or a material that writes
+// back as the same signature.
+func FuzzParseMaterial(f *testing.F) {
+	f.Add("KQvKR")
+	f.Add("KRPvKR")
+	f.Fuzz(func(t *testing.T, sig string) {
+		m, err := ParseMaterial(sig)
+		if err != nil {
+			return
+		}
+		if m.String() != sig {
+			t.Fatalf("%q read as %v", sig, m)
+		}
+		if _, err := NewEndgame(m); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestPublishedClassCount counts the legal positions of KQvKR with White
+// to move, one per class: the published statistics (GAMES.md, chess:
+// 1108111 wins, 8963 draws, 2142 losses) add up to 1119216.
+func TestPublishedClassCount(t *testing.T) {
+	m, _ := ParseMaterial("KQvKR")
+	e, err := NewEndgame(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Position{Pieces: make([]Piece, m.Count())}
+	n := 0
+	for i := range e.Size() / 2 {
+		e.decodeInto(i, &p)
+		if e.legalIndex(i, &p) {
+			n++
+		}
+	}
+	if want := 1108111 + 8963 + 2142; n != want {
+		t.Fatalf("KQvKR, White to move: %d classes, published %d", n, want)
+	}
+}

@@ -1,0 +1,243 @@
+package chess
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Endgame numbers the positions of one material over [0, Size()): White to
+// move in the first half, Black in the second. Within a half, the index is
+// a number in mixed radix: the pair of kings (most significant), then each
+// other piece's square in signature order (64 squares, 48 for a pawn: a2 to
+// h7).
+//
+// One position of each class under the board's symmetries is legal (its
+// representative); the others are illegal indices. Without pawns the
+// symmetries are the board's 8, and the kings are taken to the 462 pairs
+// with White's king in the triangle a1-d1-d4 and, where it is on the a1-h8
+// diagonal, Black's on or below it; with pawns, the symmetry is the
+// left-right mirror and White's king is on files a to d (1806 pairs). Where
+// both kings lie on the diagonal the other pieces decide: the
+// representative is the image with the smallest index. Identical pieces
+// (two white rooks) are taken in order of their squares.
+type Endgame struct {
+	m      Material
+	slots  []Piece // the kinds and colours of the pieces, in signature order
+	bk     int     // Black's king's slot (White's is 0)
+	syms   int     // the symmetries used: 8, or 2 with pawns
+	kk     []kingPair
+	kkOf   [64][64]int32 // the pair's number, -1 where the pair is not a representative's
+	radix  []uint64      // squares per piece other than a king, in slot order
+	others []int         // those pieces' slots
+	half   uint64        // positions per side to move
+}
+
+type kingPair struct{ w, b Square }
+
+// symSquare[t][s] is square s under symmetry t: t&4 transposes (a1-h8
+// diagonal), then t&1 mirrors the files and t&2 the ranks. Symmetries 0
+// and 1 keep the ranks: with pawns only they are used.
+var symSquare [8][64]Square
+
+func init() {
+	for t := range 8 {
+		for s := Square(0); s < NoSquare; s++ {
+			f, r := s.File(), s.Rank()
+			if t&4 != 0 {
+				f, r = r, f
+			}
+			if t&1 != 0 {
+				f = 7 - f
+			}
+			if t&2 != 0 {
+				r = 7 - r
+			}
+			symSquare[t][s] = At(f, r)
+		}
+	}
+}
+
+// NewEndgame returns the index of material m's positions.
+func NewEndgame(m Material) (*Endgame, error) {
+	if len(m.Pieces[0]) == 0 || len(m.Pieces[1]) == 0 || m.Pieces[0][0] != King || m.Pieces[1][0] != King {
+		return nil, fmt.Errorf("material %v: each side needs its king first", m)
+	}
+	if m.Count() > MaxPieces {
+		return nil, fmt.Errorf("material %v: %d pieces, more than the %d retro solves", m, m.Count(), MaxPieces)
+	}
+	e := &Endgame{m: m.clone(), syms: 8, bk: len(m.Pieces[0])}
+	if m.HasPawns() {
+		e.syms = 2
+	}
+	for c := range m.Pieces {
+		for _, k := range m.Pieces[c] {
+			e.slots = append(e.slots, Piece{Kind: k, Color: Color(c)})
+		}
+	}
+	for i, pc := range e.slots {
+		if pc.Kind == King {
+			continue
+		}
+		e.others = append(e.others, i)
+		if pc.Kind == Pawn {
+			e.radix = append(e.radix, 48)
+		} else {
+			e.radix = append(e.radix, 64)
+		}
+	}
+	for w := Square(0); w < NoSquare; w++ {
+		for b := Square(0); b < NoSquare; b++ {
+			e.kkOf[w][b] = -1
+			if w != b && !kingAttacks[w].Has(b) && e.kingsCanonical(w, b) {
+				e.kkOf[w][b] = int32(len(e.kk))
+				e.kk = append(e.kk, kingPair{w, b})
+			}
+		}
+	}
+	e.half = uint64(len(e.kk))
+	for _, r := range e.radix {
+		e.half *= r
+	}
+	return e, nil
+}
+
+// kingsCanonical reports whether kings on w (White's) and b are in the
+// form of a representative (see Endgame).
+func (e *Endgame) kingsCanonical(w, b Square) bool {
+	if e.syms == 2 {
+		return w.File() <= 3
+	}
+	f, r := w.File(), w.Rank()
+	if f > 3 || r > f {
+		return false
+	}
+	return r < f || b.Rank() <= b.File()
+}
+
+// Material returns the endgame's material.
+func (e *Endgame) Material() Material { return e.m.clone() }
+
+// Size returns the number of indices: both sides to move.
+func (e *Endgame) Size() uint64 { return 2 * e.half }
+
+// KingPairs returns the number of pairs of kings of representatives (462
+// without pawns, 1806 with).
+func (e *Endgame) KingPairs() int { return len(e.kk) }
+
+// Decode returns the position of index i, which may be illegal: pieces on
+// one square, identical pieces out of order, not its class's
+// representative, or against the rules (see Classify).
+func (e *Endgame) Decode(i uint64) Position {
+	p := Position{Pieces: make([]Piece, len(e.slots)), Turn: White}
+	e.decodeInto(i, &p)
+	return p
+}
+
+// decodeInto is Decode into p's memory (p.Pieces has a slot per piece).
+func (e *Endgame) decodeInto(i uint64, p *Position) {
+	copy(p.Pieces, e.slots)
+	p.Turn = White
+	if i >= e.half {
+		p.Turn, i = Black, i-e.half
+	}
+	for j := len(e.others) - 1; j >= 0; j-- {
+		d := Square(i % e.radix[j])
+		i /= e.radix[j]
+		if e.radix[j] == 48 {
+			d += 8
+		}
+		p.Pieces[e.others[j]].Square = d
+	}
+	kk := e.kk[i]
+	p.Pieces[0].Square, p.Pieces[e.bk].Square = kk.w, kk.b
+}
+
+// encode returns the index of p, a position of this material in signature
+// order whose kings are a representative's pair; ok is false if they are
+// not.
+func (e *Endgame) encode(p *Position) (uint64, bool) {
+	kk := e.kkOf[p.Pieces[0].Square][p.Pieces[e.bk].Square]
+	if kk < 0 {
+		return 0, false
+	}
+	i := uint64(kk)
+	for j, slot := range e.others {
+		d := uint64(p.Pieces[slot].Square)
+		if e.radix[j] == 48 {
+			d -= 8
+		}
+		i = i*e.radix[j] + d
+	}
+	if p.Turn == Black {
+		i += e.half
+	}
+	return i, true
+}
+
+// Index returns the index of p's class: the representative's. p must be a
+// position of this material (p.Material() equal to Material()) with its
+// pieces on distinct squares and its pawns off the first and last ranks;
+// ok is false otherwise.
+func (e *Endgame) Index(p Position) (uint64, bool) {
+	if len(p.Pieces) != len(e.slots) {
+		return 0, false
+	}
+	q := Position{Pieces: slices.Clone(p.Pieces), Turn: p.Turn}
+	q.Sort()
+	for j, pc := range q.Pieces {
+		if pc.Kind != e.slots[j].Kind || pc.Color != e.slots[j].Color || pc.Square >= NoSquare ||
+			pc.Kind == Pawn && (pc.Square.Rank() == 0 || pc.Square.Rank() == 7) {
+			return 0, false
+		}
+	}
+	return e.canonical(&q)
+}
+
+// canonical returns the smallest index among the images of p (sorted, of
+// this material) whose kings are a representative's pair; ok is false if
+// two pieces share a square.
+func (e *Endgame) canonical(p *Position) (uint64, bool) {
+	var all Bitboard
+	for _, pc := range p.Pieces {
+		if all.Has(pc.Square) {
+			return 0, false
+		}
+		all |= Bit(pc.Square)
+	}
+	best, found := uint64(0), false
+	img := Position{Pieces: make([]Piece, len(p.Pieces)), Turn: p.Turn}
+	for t := range e.syms {
+		w, b := symSquare[t][p.Pieces[0].Square], symSquare[t][p.Pieces[e.bk].Square]
+		if e.kkOf[w][b] < 0 {
+			continue
+		}
+		for j, pc := range p.Pieces {
+			img.Pieces[j] = Piece{pc.Kind, pc.Color, symSquare[t][pc.Square]}
+		}
+		img.Sort()
+		if i, ok := e.encode(&img); ok && (!found || i < best) {
+			best, found = i, true
+		}
+	}
+	return best, found
+}
+
+// legalIndex reports whether index i, decoded as p, is a legal position
+// and its class's representative.
+func (e *Endgame) legalIndex(i uint64, p *Position) bool {
+	var all Bitboard
+	for j, pc := range p.Pieces {
+		if all.Has(pc.Square) {
+			return false
+		}
+		all |= Bit(pc.Square)
+		if j > 0 && p.Pieces[j-1].Kind == pc.Kind && p.Pieces[j-1].Color == pc.Color && p.Pieces[j-1].Square > pc.Square {
+			return false
+		}
+	}
+	if !p.Legal() {
+		return false
+	}
+	c, ok := e.canonical(p)
+	return ok && c == i
+}

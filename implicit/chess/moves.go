@@ -1,0 +1,199 @@
+package chess
+
+import "fmt"
+
+// Move is a move of the piece on From to To, promoting a pawn to Promotion
+// (King where it is not a promotion).
+type Move struct {
+	From, To  Square
+	Promotion Kind
+}
+
+// String writes the move as UCI does: "e2e4", "e7e8q".
+func (m Move) String() string {
+	s := m.From.String() + m.To.String()
+	if m.Promotion != King {
+		s += string(m.Promotion.Letter() + 'a' - 'A')
+	}
+	return s
+}
+
+// promotions are the kinds a pawn may become, strongest first.
+var promotions = [4]Kind{Queen, Rook, Bishop, Knight}
+
+// Moves appends the legal moves of the side to move in p to dst: every
+// move of the rules but castling and en passant (GAMES.md, chess) that
+// does not leave its own king attacked.
+func (p *Position) Moves(dst []Move) []Move {
+	occ := p.occupancy()
+	all := occ[0] | occ[1]
+	us := p.Turn
+	for _, pc := range p.Pieces {
+		if pc.Color != us {
+			continue
+		}
+		var targets Bitboard
+		if pc.Kind == Pawn {
+			targets = pawnAttacks[us][pc.Square] & occ[us.Other()]
+			step := 8
+			if us == Black {
+				step = -8
+			}
+			one := Square(int(pc.Square) + step)
+			if !all.Has(one) {
+				targets |= Bit(one)
+				start := 1
+				if us == Black {
+					start = 6
+				}
+				if two := Square(int(one) + step); pc.Square.Rank() == start && !all.Has(two) {
+					targets |= Bit(two)
+				}
+			}
+		} else {
+			targets = attacks(pc.Kind, us, pc.Square, all) &^ occ[us]
+		}
+		for ; targets != 0; targets &= targets - 1 {
+			to := targets.First()
+			if pc.Kind == Pawn && (to.Rank() == 0 || to.Rank() == 7) {
+				for _, k := range promotions {
+					dst = p.appendLegal(dst, Move{pc.Square, to, k})
+				}
+				continue
+			}
+			dst = p.appendLegal(dst, Move{pc.Square, to, King})
+		}
+	}
+	return dst
+}
+
+// appendLegal appends m to dst if it does not leave the mover's king
+// attacked.
+func (p *Position) appendLegal(dst []Move, m Move) []Move {
+	q := p.Play(m)
+	if q.InCheck(p.Turn) {
+		return dst
+	}
+	return append(dst, m)
+}
+
+// Play returns the position after move m, which must be a move of p's
+// side to move: the piece on m.To, if any, is captured.
+func (p *Position) Play(m Move) Position {
+	q := Position{Pieces: make([]Piece, 0, len(p.Pieces)), Turn: p.Turn.Other()}
+	for _, pc := range p.Pieces {
+		switch pc.Square {
+		case m.To:
+			continue // captured
+		case m.From:
+			pc.Square = m.To
+			if m.Promotion != King {
+				pc.Kind = m.Promotion
+			}
+		}
+		q.Pieces = append(q.Pieces, pc)
+	}
+	q.Sort()
+	return q
+}
+
+// Unmoves appends the positions of the same material from which a legal
+// move reaches p: a piece of the side that moved last stepped back to an
+// empty square (a pawn one square back, or two from its fourth rank), with
+// that side to move and the other not in check. Captures and promotions
+// come from other materials and are not among them.
+func (p *Position) Unmoves(dst []Position) []Position {
+	occ := p.occupancy()
+	all := occ[0] | occ[1]
+	them := p.Turn.Other() // the side that moved last
+	for j, pc := range p.Pieces {
+		if pc.Color != them {
+			continue
+		}
+		var from Bitboard
+		if pc.Kind == Pawn {
+			step := -8
+			if them == Black {
+				step = 8
+			}
+			one := Square(int(pc.Square) + step)
+			if !all.Has(one) && one.Rank() != 0 && one.Rank() != 7 {
+				from |= Bit(one)
+				fourth := 3
+				if them == Black {
+					fourth = 4
+				}
+				if two := Square(int(one) + step); pc.Square.Rank() == fourth && !all.Has(two) {
+					from |= Bit(two)
+				}
+			}
+		} else {
+			from = attacks(pc.Kind, them, pc.Square, all) &^ all
+		}
+		for ; from != 0; from &= from - 1 {
+			q := Position{Pieces: append([]Piece(nil), p.Pieces...), Turn: them}
+			q.Pieces[j].Square = from.First()
+			q.Sort()
+			if q.InCheck(p.Turn) {
+				continue // the side to move in p stood in check with the other to move
+			}
+			dst = append(dst, q)
+		}
+	}
+	return dst
+}
+
+// Status says how a position with no legal moves ends: checkmate (the side
+// to move loses) or stalemate (a draw).
+type Status uint8
+
+// The statuses of a position.
+const (
+	Playing Status = iota
+	Checkmate
+	Stalemate
+)
+
+// Status returns whether the side to move in p is mated, stalemated or
+// still playing.
+func (p *Position) Status() Status {
+	var buf [256]Move
+	if len(p.Moves(buf[:0])) > 0 {
+		return Playing
+	}
+	if p.InCheck(p.Turn) {
+		return Checkmate
+	}
+	return Stalemate
+}
+
+// ParseMove reads a move in UCI form ("e2e4", "e7e8q").
+func ParseMove(s string) (Move, error) {
+	if len(s) != 4 && len(s) != 5 {
+		return Move{}, fmt.Errorf("move %q: want UCI form, e.g. e2e4 or e7e8q", s)
+	}
+	from, err := ParseSquare(s[:2])
+	if err != nil {
+		return Move{}, fmt.Errorf("move %q: %v", s, err)
+	}
+	to, err := ParseSquare(s[2:4])
+	if err != nil {
+		return Move{}, fmt.Errorf("move %q: %v", s, err)
+	}
+	m := Move{from, to, King}
+	if len(s) == 5 {
+		switch s[4] {
+		case 'q':
+			m.Promotion = Queen
+		case 'r':
+			m.Promotion = Rook
+		case 'b':
+			m.Promotion = Bishop
+		case 'n':
+			m.Promotion = Knight
+		default:
+			return Move{}, fmt.Errorf("move %q: promotion %q: want q, r, b or n", s, s[4])
+		}
+	}
+	return m, nil
+}
