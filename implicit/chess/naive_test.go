@@ -226,3 +226,150 @@ func moveNames(moves []Move) []string {
 
 // joined is a list of names for failure messages.
 func joined(names []string) string { return strings.Join(names, " ") }
+
+// naiveSolution is a material solved by naiveSolve: every board, no
+// symmetry, its value and depth.
+type naiveSolution struct {
+	m      Material
+	slots  []Piece // kinds and colours in signature order
+	value  []int8  // per naive index: 0 unknown or draw, 1 win, 2 loss, -1 not a position
+	depth  []int16
+	boards uint64 // boards per side to move: 64^pieces
+}
+
+// naiveIndex numbers a board: the side to move, then each piece's square in
+// slot order.
+func (s *naiveSolution) naiveIndex(p Position) uint64 {
+	i := uint64(0)
+	for j := len(p.Pieces) - 1; j >= 0; j-- {
+		i = i*64 + uint64(p.Pieces[j].Square)
+	}
+	return uint64(p.Turn)*s.boards + i
+}
+
+func (s *naiveSolution) board(i uint64) Position {
+	p := Position{Turn: Color(i / s.boards)}
+	i %= s.boards
+	for _, sl := range s.slots {
+		p.Pieces = append(p.Pieces, Piece{sl.Kind, sl.Color, Square(i % 64)})
+		i /= 64
+	}
+	return p
+}
+
+// naiveSolve solves m and, first, every material its captures and
+// promotions reach, by rounds: in round d a position becomes a win at
+// depth d if a move reaches a loss at depth d-1, a loss at depth d if every
+// move reaches a win of depth below d (a checkmate in round 0); a
+// stalemate is a draw, and what no round resolves is a draw. Moves come
+// from the naive generator, and positions are compared by their boards, in
+// the colours they have.
+func naiveSolve(m Material, solved map[string]*naiveSolution) *naiveSolution {
+	if s, ok := solved[m.String()]; ok {
+		return s
+	}
+	s := &naiveSolution{m: m, boards: 1}
+	for c := range m.Pieces {
+		for _, k := range m.Pieces[c] {
+			s.slots = append(s.slots, Piece{Kind: k, Color: Color(c)})
+			s.boards *= 64
+		}
+	}
+	n := 2 * s.boards
+	s.value, s.depth = make([]int8, n), make([]int16, n)
+	type edge struct {
+		to    *naiveSolution
+		index uint64
+	}
+	succ := make([][]edge, n)
+	stalemate := make([]bool, n)
+	for i := range n {
+		p := s.board(i)
+		if !naiveLegal(p) {
+			s.value[i] = -1
+			continue
+		}
+		nb := toNaive(p)
+		moves := nb.naiveMoves()
+		if len(moves) == 0 && !nb.inCheck(p.Turn) {
+			stalemate[i] = true
+		}
+		for _, name := range moves {
+			mv, _ := ParseMove(name)
+			q := p.Play(mv)
+			qm := q.Material()
+			to := s
+			if qm.String() != m.String() {
+				to = naiveSolve(qm, solved)
+			}
+			// q is sorted in signature order: its pieces match to's slots.
+			succ[i] = append(succ[i], edge{to, to.naiveIndex(q)})
+		}
+	}
+	maxChild := 0
+	for _, c := range solved {
+		for _, d := range c.depth {
+			maxChild = max(maxChild, int(d))
+		}
+	}
+	done := make([]bool, n)
+	for d := 0; ; d++ {
+		changed := false
+		var won, lost []uint64
+		for i := range n {
+			if s.value[i] != 0 || stalemate[i] {
+				continue
+			}
+			win, allWins := false, true
+			for _, e := range succ[i] {
+				v, dd := e.to.value[e.index], int(e.to.depth[e.index])
+				known := e.to != s || done[e.index]
+				if v == 2 && known && dd == d-1 {
+					win = true
+				}
+				if v != 1 || !known || dd > d-1 {
+					allWins = false
+				}
+			}
+			switch {
+			case win:
+				won = append(won, i)
+			case allWins:
+				lost = append(lost, i)
+			}
+		}
+		for _, i := range won {
+			s.value[i], s.depth[i], changed = 1, int16(d), true
+		}
+		for _, i := range lost {
+			s.value[i], s.depth[i], changed = 2, int16(d), true
+		}
+		for _, i := range append(won, lost...) {
+			done[i] = true
+		}
+		if !changed && d > maxChild+1 {
+			break
+		}
+	}
+	solved[m.String()] = s
+	return s
+}
+
+// naiveLegal is Legal on the naive board: one square a piece, no pawn on
+// the first or last rank, the kings apart, the side not to move not in
+// check.
+func naiveLegal(p Position) bool {
+	seen := map[Square]bool{}
+	for _, pc := range p.Pieces {
+		if seen[pc.Square] || pc.Kind == Pawn && (pc.Square.Rank() == 0 || pc.Square.Rank() == 7) {
+			return false
+		}
+		seen[pc.Square] = true
+	}
+	b := toNaive(p)
+	wk, bk := p.king(White), p.king(Black)
+	if max(wk.File()-bk.File(), bk.File()-wk.File()) <= 1 && max(wk.Rank()-bk.Rank(), bk.Rank()-wk.Rank()) <= 1 {
+		return false
+	}
+	return !b.inCheck(p.Turn.Other())
+}

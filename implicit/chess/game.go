@@ -1,0 +1,415 @@
+package chess
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/retro-solver/retro/implicit"
+)
+
+// Game is an endgame with the smaller endgames its captures and
+// promotions lead to, each a tier: the positions of one material, both
+// sides to move, numbered by its Endgame. The root keeps the colours it
+// was given; every other material is kept with the stronger side as White
+// (more queens, then rooks, bishops, knights, pawns: see sideKey), and a
+// position reached with the colours the other way round is looked up with
+// them exchanged and the board turned over (flip).
+//
+// A position's moves are the distinct classes its legal moves reach, and
+// its un-moves the distinct classes that reach it: where two moves reach
+// one class they count once, which leaves every value and depth as they
+// are. A stalemate moves to itself (a draw); a checkmate is a terminal
+// loss. En passant is not played yet: the published statistics of the
+// endgames with pawns on both sides count it (GAMES.md, chess).
+type Game struct {
+	tiers  []gameTier
+	byKey  map[uint32]int // a tier's material (materialKey, as it is kept) to its number
+	size   uint64
+	itiers []implicit.Tier
+	pawns  bool // some material of the game has pawns
+}
+
+type gameTier struct {
+	e     *Endgame
+	start uint64
+}
+
+// sideKey packs the counts of one side's pieces other than its king, the
+// queens in the highest bits: a greater key is the stronger side.
+func sideKey(kinds []Kind) uint32 {
+	var k uint32
+	for _, kind := range kinds {
+		if kind != King {
+			k += 1 << (3 * (Pawn - kind))
+		}
+	}
+	return k
+}
+
+// materialKey is White's sideKey above Black's.
+func materialKey(m Material) uint32 { return sideKey(m.Pieces[0])<<15 | sideKey(m.Pieces[1]) }
+
+// positionKey is materialKey of p's material.
+func positionKey(p *Position) uint32 {
+	var k [2]uint32
+	for _, pc := range p.Pieces {
+		if pc.Kind != King {
+			k[pc.Color] += 1 << (3 * (Pawn - pc.Kind))
+		}
+	}
+	return k[0]<<15 | k[1]
+}
+
+// swapKey exchanges the sides of a materialKey.
+func swapKey(k uint32) uint32 { return k>>15 | (k&(1<<15-1))<<15 }
+
+// NewGame returns the endgame of material root and its descendants.
+func NewGame(root Material) (*Game, error) {
+	g := &Game{byKey: map[uint32]int{}}
+	queue := []Material{root}
+	for len(queue) > 0 {
+		m := queue[0]
+		queue = queue[1:]
+		key := materialKey(m)
+		if _, ok := g.byKey[key]; ok {
+			continue
+		}
+		if len(g.tiers) > 0 {
+			if _, ok := g.byKey[swapKey(key)]; ok {
+				continue
+			}
+		}
+		e, err := NewEndgame(m)
+		if err != nil {
+			return nil, err
+		}
+		g.pawns = g.pawns || m.HasPawns()
+		g.byKey[key] = len(g.tiers)
+		g.tiers = append(g.tiers, gameTier{e: e, start: g.size})
+		g.size += e.Size()
+		for _, c := range children(m) {
+			if materialKey(c) < materialKey(c.Swapped()) {
+				c = c.Swapped()
+			}
+			queue = append(queue, c)
+		}
+	}
+	for k, t := range g.tiers {
+		it := implicit.Tier{Name: t.e.m.String(), Start: t.start, End: t.start + t.e.Size()}
+		for _, c := range children(t.e.m) {
+			j, ok := g.byKey[materialKey(c)]
+			if !ok {
+				j = g.byKey[swapKey(materialKey(c))]
+			}
+			if j != k && !slices.Contains(it.Children, j) {
+				it.Children = append(it.Children, j)
+			}
+		}
+		slices.Sort(it.Children)
+		g.itiers = append(g.itiers, it)
+	}
+	return g, nil
+}
+
+// children returns the materials one capture or promotion from m: a piece
+// other than a king taken, a pawn promoted to Q, R, B or N, or both at
+// once.
+func children(m Material) []Material {
+	var out []Material
+	for c := range m.Pieces {
+		for i, k := range m.Pieces[c] {
+			if k != King {
+				out = append(out, m.remove(Color(c), i))
+			}
+		}
+	}
+	for c := range m.Pieces {
+		for i, k := range m.Pieces[c] {
+			if k != Pawn {
+				continue
+			}
+			for _, promo := range promotions {
+				p := m.remove(Color(c), i)
+				p.Pieces[c] = append(p.Pieces[c], promo)
+				slices.Sort(p.Pieces[c])
+				out = append(out, p)
+				for j, taken := range p.Pieces[1-c] {
+					if taken != King {
+						out = append(out, p.remove(Color(1-c), j))
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// flip returns p with the colours exchanged and the board turned over
+// (the first rank becomes the eighth): the same game from the other side.
+func flip(p *Position) Position {
+	q := Position{Pieces: make([]Piece, len(p.Pieces)), Turn: p.Turn.Other()}
+	for i, pc := range p.Pieces {
+		q.Pieces[i] = Piece{pc.Kind, pc.Color.Other(), At(pc.Square.File(), 7-pc.Square.Rank())}
+	}
+	q.Sort()
+	return q
+}
+
+// Size returns the number of indices of every tier.
+func (g *Game) Size() uint64 { return g.size }
+
+// Tiers returns the tiers, one per material (implicit.Tiered).
+func (g *Game) Tiers() []implicit.Tier { return g.itiers }
+
+// MaxMoves bounds the moves of a position: a king's 8 and three queens'.
+func (g *Game) MaxMoves() uint64 { return 8 + 3*27 }
+
+// Root returns the material the game was made for.
+func (g *Game) Root() Material { return g.tiers[0].e.Material() }
+
+// locate returns the tier of index s and its index in the tier's Endgame.
+func (g *Game) locate(s uint64) (int, uint64) {
+	k := implicit.TierOf(g.itiers, s)
+	return k, s - g.tiers[k].start
+}
+
+// Position returns the position of index s and whether s is legal (a
+// legal position and its class's representative).
+func (g *Game) Position(s uint64) (Position, bool) {
+	if s >= g.size {
+		return Position{}, false
+	}
+	k, i := g.locate(s)
+	e := g.tiers[k].e
+	p := e.Decode(i)
+	return p, e.legalIndex(i, &p)
+}
+
+// Index returns the index of position p's class, and false if p is not a
+// legal position of one of the game's materials.
+func (g *Game) Index(p Position) (uint64, bool) {
+	q := Position{Pieces: slices.Clone(p.Pieces), Turn: p.Turn}
+	q.Sort()
+	if !q.Legal() {
+		return 0, false
+	}
+	return g.index(&q)
+}
+
+// index returns the index of the class of p, a legal position in
+// signature order, and false if its material is none of the game's.
+func (g *Game) index(p *Position) (uint64, bool) {
+	i, _, ok := g.indexFlipped(p)
+	return i, ok
+}
+
+// indexFlipped is index, and says whether p's material is kept the other
+// way round (p was turned over to find its class).
+func (g *Game) indexFlipped(p *Position) (i uint64, flipped, ok bool) {
+	key := positionKey(p)
+	k, ok := g.byKey[key]
+	if !ok {
+		if k, ok = g.byKey[swapKey(key)]; !ok {
+			return 0, false, false
+		}
+		q := flip(p)
+		p, flipped = &q, true
+	}
+	i, ok = g.tiers[k].e.Index(*p)
+	return g.tiers[k].start + i, flipped, ok
+}
+
+// Classify returns Illegal for an index that is not its class's legal
+// representative, TerminalLoss for a checkmate, and Inner otherwise (a
+// stalemate moves to itself: a draw).
+func (g *Game) Classify(s uint64) implicit.Kind {
+	p, ok := g.Position(s)
+	switch {
+	case !ok:
+		return implicit.Illegal
+	case p.Status() == Checkmate:
+		return implicit.TerminalLoss
+	}
+	return implicit.Inner
+}
+
+// Moves appends the classes that s's legal moves reach, each once; a
+// stalemate's only move is to itself.
+func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
+	p, ok := g.Position(s)
+	if !ok {
+		return dst
+	}
+	var buf [128]Move
+	moves := p.Moves(buf[:0])
+	if len(moves) == 0 {
+		if !p.InCheck(p.Turn) {
+			dst = append(dst, s)
+		}
+		return dst
+	}
+	from := len(dst)
+	for _, m := range moves {
+		q := p.Play(m)
+		i, ok := g.index(&q)
+		if !ok {
+			panic(fmt.Sprintf("chess: %s: the move %v reaches %s, of no material of the game", p.FEN(), m, q.FEN()))
+		}
+		dst = append(dst, i)
+	}
+	return distinct(dst, from)
+}
+
+// distinct drops the repeats among dst[from:].
+func distinct(dst []uint64, from int) []uint64 {
+	tail := dst[from:]
+	slices.Sort(tail)
+	return dst[:from+len(slices.Compact(tail))]
+}
+
+// Unmoves appends the classes with a move to t, each once: moves within
+// its material, and captures and promotions from the game's larger
+// materials. A class's moves are played from its position as the game
+// keeps it, and reach a position that is looked up turned over (flip)
+// where its material is kept the other way round. So a capture that
+// reaches t's position comes from a parent's position kept as it is, or,
+// where t's material differs from its colour swap, turned over; and one
+// that reaches t's position turned over (which is looked up as t) comes
+// from either.
+func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
+	p, ok := g.Position(t)
+	if !ok {
+		return dst
+	}
+	from := len(dst)
+	if p.Status() == Stalemate {
+		dst = append(dst, t)
+	}
+	var prev []Position
+	for _, q := range p.Unmoves(prev) {
+		if s, ok := g.index(&q); ok {
+			dst = append(dst, s)
+		}
+	}
+	key := positionKey(&p)
+	symmetric := swapKey(key) == key
+	// A material without pawns is kept up to the board's 8 symmetries, a
+	// parent with pawns up to the mirror only: its promotions and
+	// captures reach every image of t's position.
+	images := 1
+	if k, _ := g.locate(t); g.pawns && g.tiers[k].e.syms == 8 {
+		images = 8
+	}
+	for sym := range images {
+		b := p.image(sym)
+		for _, q := range b.unconversions(prev) {
+			if s, flipped, ok := g.indexFlipped(&q); ok && !(flipped && symmetric) {
+				dst = append(dst, s)
+			}
+		}
+		if !symmetric {
+			turned := flip(&b)
+			for _, q := range turned.unconversions(prev) {
+				if s, ok := g.index(&q); ok {
+					dst = append(dst, s)
+				}
+			}
+		}
+	}
+	return distinct(dst, from)
+}
+
+// image returns p under symmetry sym (see symSquare), in signature order.
+func (p *Position) image(sym int) Position {
+	q := Position{Pieces: make([]Piece, len(p.Pieces)), Turn: p.Turn}
+	for i, pc := range p.Pieces {
+		q.Pieces[i] = Piece{pc.Kind, pc.Color, symSquare[sym][pc.Square]}
+	}
+	q.Sort()
+	return q
+}
+
+// unconversions appends the positions from which a capture or a
+// promotion by the side that moved last reaches p: its piece on a square
+// took a piece of the side to move there, or a pawn of its became that
+// piece on its last rank (with a capture or without). Each is a legal
+// position with the side that moved last to move.
+func (p *Position) unconversions(dst []Position) []Position {
+	occ := p.occupancy()
+	all := occ[0] | occ[1]
+	them, us := p.Turn.Other(), p.Turn
+	back := -8 // the step back of a pawn of them
+	last := 7
+	if them == Black {
+		back, last = 8, 0
+	}
+	add := func(j int, from Square, kind Kind, taken Kind) {
+		q := Position{Pieces: append(make([]Piece, 0, len(p.Pieces)+1), p.Pieces...), Turn: them}
+		to := q.Pieces[j].Square
+		q.Pieces[j].Square, q.Pieces[j].Kind = from, kind
+		if taken != King {
+			q.Pieces = append(q.Pieces, Piece{taken, us, to})
+		}
+		q.Sort()
+		if q.Legal() {
+			dst = append(dst, q)
+		}
+	}
+	for j, pc := range p.Pieces {
+		if pc.Color != them {
+			continue
+		}
+		to := pc.Square
+		// Captures without a promotion.
+		var froms Bitboard
+		if pc.Kind == Pawn {
+			froms = pawnAttacks[us][to] &^ all // the squares a pawn of them took from
+		} else {
+			froms = attacks(pc.Kind, them, to, all) &^ all
+		}
+		for f := froms; f != 0; f &= f - 1 {
+			for taken := Queen; taken <= Pawn; taken++ {
+				if taken == Pawn && (to.Rank() == 0 || to.Rank() == 7) {
+					continue
+				}
+				add(j, f.First(), pc.Kind, taken)
+			}
+		}
+		// Promotions, with a capture or without.
+		if pc.Kind == King || pc.Kind == Pawn || to.Rank() != last {
+			continue
+		}
+		if straight := Square(int(to) + back); !all.Has(straight) {
+			add(j, straight, Pawn, King)
+		}
+		for f := pawnAttacks[us][to] &^ all; f != 0; f &= f - 1 {
+			for taken := Queen; taken < Pawn; taken++ {
+				add(j, f.First(), Pawn, taken)
+			}
+		}
+	}
+	return dst
+}
+
+// Describe writes position s as FEN.
+func (g *Game) Describe(s uint64) string {
+	p, _ := g.Position(s)
+	return p.FEN()
+}
+
+// ParsePosition reads a position in FEN, of one of the game's materials.
+func (g *Game) ParsePosition(text string) (uint64, error) {
+	p, err := ParseFEN(strings.TrimSpace(text))
+	if err != nil {
+		return 0, err
+	}
+	if !p.Legal() {
+		return 0, fmt.Errorf("%s: not a legal position (two pieces on a square, kings side by side, a pawn on the first or last rank, or the side not to move in check)", p.FEN())
+	}
+	i, ok := g.index(&p)
+	if !ok {
+		return 0, fmt.Errorf("%s: its material %v is not %v or one it leads to", p.FEN(), p.Material(), g.Root())
+	}
+	return i, nil
+}

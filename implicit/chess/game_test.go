@@ -1,0 +1,88 @@
+package chess
+
+import (
+	"context"
+	"testing"
+
+	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/gametest"
+	"github.com/retro-solver/retro/internal/testsize"
+)
+
+// TestGameContract checks the game contract (gametest.Check: moves and
+// un-moves agree, counts and notation) and the tiers (gametest.CheckTiers)
+// on random positions of endgames with and without pawns, whose captures
+// and promotions reach other tiers in both colour orders.
+func TestGameContract(t *testing.T) {
+	sigs := []string{"KQvK", "KPvK", "KRvKP", "KQvKR"}
+	samples := 2000
+	if testsize.Long() {
+		sigs = append(sigs, "KPvKP", "KRPvKR", "KBNvKN", "KQRvKR", "KPPvKP")
+		samples = 5000
+	}
+	for _, sig := range sigs {
+		m, err := ParseMaterial(sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := NewGame(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := gametest.Check(g, samples, 1); err != nil {
+			t.Fatalf("%s: %v", sig, err)
+		}
+		if err := gametest.CheckTiers(g, samples, 2); err != nil {
+			t.Fatalf("%s: %v", sig, err)
+		}
+		var _ implicit.Tiered = g
+	}
+}
+
+// TestNaiveSolver solves endgames with retro's sequential engine over the
+// game's classes, and with naiveSolve over every board in the colours it
+// has (its own move generator, no symmetry, no index), and compares the
+// value and depth of every legal board: all the endgames of three pieces
+// (in the long run; KQvK in the quick one).
+func TestNaiveSolver(t *testing.T) {
+	sigs := []string{"KQvK"}
+	if testsize.Long() {
+		sigs = append(sigs, "KRvK", "KBvK", "KNvK", "KPvK")
+	}
+	solved := map[string]*naiveSolution{}
+	for _, sig := range sigs {
+		m, _ := ParseMaterial(sig)
+		g, err := NewGame(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := engine.Sequential(context.Background(), g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := naiveSolve(m, solved)
+		names := [3]engine.Value{engine.Draw, engine.Win, engine.Loss}
+		checked := 0
+		for i := range uint64(len(s.value)) {
+			if s.value[i] < 0 {
+				continue
+			}
+			p := s.board(i)
+			p.Sort()
+			k, ok := g.Index(p)
+			if !ok {
+				t.Fatalf("%s: %s has no index", sig, p.FEN())
+			}
+			want, wantDepth := names[s.value[i]], uint64(s.depth[i])
+			if want == engine.Draw {
+				wantDepth = 0
+			}
+			if r.Value(k) != want || r.Depth(k) != wantDepth {
+				t.Fatalf("%s: %s is %v %d; the naive solver: %v %d", sig, p.FEN(), r.Value(k), r.Depth(k), want, wantDepth)
+			}
+			checked++
+		}
+		t.Logf("%s: %d boards agree; max depth %d", sig, checked, r.MaxDepth())
+	}
+}
