@@ -192,17 +192,16 @@ func (l *local) visit(g implicit.Game, v engine.Values, s uint64, kind implicit.
 }
 
 // checkStored checks index s, of the given kind, stored as e (a win's
-// depth left out where v finds it again: see stored).
+// depth left out where v finds it again: see storedValues).
 func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e Entry) error {
-	val := e.Value
-	l.Counts[val&3]++
-	rule, d, buf, err := check(g, v, s, kind, val, e.Depth, l.buf)
+	l.Counts[e.Value&3]++
+	rule, buf, err := check(g, v, s, kind, &e, l.buf)
 	l.buf = buf
 	if err != nil {
 		return err
 	}
-	if (val == engine.Win || val == engine.Loss) && d != engine.NoDepth {
-		l.MaxDepth = max(l.MaxDepth, d)
+	if (e.Value == engine.Win || e.Value == engine.Loss) && e.Depth != engine.NoDepth {
+		l.MaxDepth = max(l.MaxDepth, e.Depth)
 	}
 	l.Edges += uint64(len(l.buf))
 	if rule != "" {
@@ -254,21 +253,15 @@ func storedValues(v engine.Values) engine.Values {
 }
 
 // check returns the rule that index s, of the given kind (g.Classify(s)),
-// stored as val at depth d, breaks ("" if none), its depth (d, or for a win
-// whose depth v leaves out, the one its moves give), and buf holding its
-// moves.
-func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, val engine.Value, d uint64, buf []uint64) (string, uint64, []uint64, error) {
+// stored as e, breaks ("" if none), and buf holding its moves. A win stored
+// without its depth (engine.NoDepth) gets the one its moves give it in e:
+// 0 where the game ends, one more than its shallowest move to a loss
+// otherwise.
+func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e *Entry, buf []uint64) (string, []uint64, error) {
 	buf = buf[:0]
-	if val == engine.Win && d == engine.NoDepth && kind != implicit.Inner {
-		d = 0 // a win where the game ends
+	if e.Value == engine.Win && e.Depth == engine.NoDepth && kind != implicit.Inner {
+		e.Depth = 0 // a win where the game ends
 	}
-	stored := Entry{val, d}
-	rule, buf, err := checkRules(g, v, s, kind, &stored, buf)
-	return rule, stored.Depth, buf, err
-}
-
-// checkRules is check, finding the depth of a win stored without one.
-func checkRules(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e *Entry, buf []uint64) (string, []uint64, error) {
 	stored, val := *e, e.Value
 	switch {
 	case kind == implicit.Illegal && val != engine.Illegal:
