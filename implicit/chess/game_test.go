@@ -2,6 +2,7 @@ package chess
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
@@ -84,5 +85,37 @@ func TestNaiveSolver(t *testing.T) {
 			checked++
 		}
 		t.Logf("%s: %d boards agree; max depth %d", sig, checked, r.MaxDepth())
+	}
+}
+
+// TestPublishedKQvKR solves KQvKR with its children and compares the
+// counts with White to move with the published statistics (GAMES.md,
+// chess: 1108111 wins, 8963 draws, 2142 losses) and the longest mate, 35
+// moves (69 plies). It takes an hour of this machine's two cores with the
+// game as slow as it is now: it runs with RETRO_CHESS_SLOW=1 only.
+func TestPublishedKQvKR(t *testing.T) {
+	if os.Getenv("RETRO_CHESS_SLOW") != "1" {
+		t.Skip("an hour: run with RETRO_CHESS_SLOW=1")
+	}
+	m, _ := ParseMaterial("KQvKR")
+	g, err := NewGame(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := engine.Parallel(context.Background(), g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts [4]uint64
+	var longest uint64
+	for i := range g.tiers[0].e.half { // White to move in the root
+		counts[r.Value(i)]++
+		if r.Value(i) == engine.Win {
+			longest = max(longest, r.Depth(i))
+		}
+	}
+	if counts[engine.Win] != 1108111 || counts[engine.Draw] != 8963 || counts[engine.Loss] != 2142 || longest != 69 {
+		t.Fatalf("KQvKR, White to move: %d wins, %d draws, %d losses, longest win %d plies; published 1108111, 8963, 2142, 69",
+			counts[engine.Win], counts[engine.Draw], counts[engine.Loss], longest)
 	}
 }
