@@ -91,8 +91,9 @@ func TestNaiveSolver(t *testing.T) {
 // TestPublishedKQvKR solves KQvKR with its children and compares the
 // counts with White to move with the published statistics (GAMES.md,
 // chess: 1108111 wins, 8963 draws, 2142 losses) and the longest mate, 35
-// moves (69 plies). It takes an hour of this machine's two cores with the
-// game as slow as it is now: it runs with RETRO_CHESS_SLOW=1 only.
+// moves (69 plies). The game allocates at every move for now, so this
+// takes long (an hour here, beside another solve): it runs with
+// RETRO_CHESS_SLOW=1 only.
 func TestPublishedKQvKR(t *testing.T) {
 	if os.Getenv("RETRO_CHESS_SLOW") != "1" {
 		t.Skip("an hour: run with RETRO_CHESS_SLOW=1")
