@@ -126,6 +126,9 @@ func TestKingPairs(t *testing.T) {
 // indices reached.
 func TestIndexClasses(t *testing.T) {
 	sigs := []string{"KvK", "KQvK", "KPvK"}
+	if testing.Short() {
+		sigs = sigs[:1] // the race detector's run
+	}
 	if testsize.Long() {
 		sigs = append(sigs, "KNvKP", "KRRvK")
 	}

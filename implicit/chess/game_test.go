@@ -18,6 +18,9 @@ import (
 func TestGameContract(t *testing.T) {
 	sigs := []string{"KQvK", "KPvK", "KRvKP", "KQvKR"}
 	samples := 2000
+	if testing.Short() {
+		sigs, samples = sigs[:2], 300
+	}
 	if testsize.Long() {
 		sigs = append(sigs, "KPvKP", "KRPvKR", "KBNvKN", "KQRvKR", "KPPvKP")
 		samples = 5000
@@ -47,6 +50,9 @@ func TestGameContract(t *testing.T) {
 // value and depth of every legal board: all the endgames of three pieces
 // (in the long run; KQvK in the quick one).
 func TestNaiveSolver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the naive solver takes minutes under the race detector (-short)")
+	}
 	sigs := []string{"KQvK"}
 	if testsize.Long() {
 		sigs = append(sigs, "KRvK", "KBvK", "KNvK", "KPvK")
