@@ -480,7 +480,7 @@ compact: writes FILE's values to NEWFILE keeping the depths of losses only
 (what retro solve -compact writes): a win's depth is one more than the least
 depth among the losses it moves to, and query, verify, play and serve find
 it again from the win's moves. About half the size on large games (Nine
-Men's Morris: 9.3 GiB to 4.5). Every block of FILE is read and its checksum
+Men's Morris: 9.3 GiB to 4.6). Every block of FILE is read and its checksum
 checked; NEWFILE's counts and depths are checked against FILE's. Not for a
 game stored by symmetry classes (quixo, teeko), whose positions a win's
 moves cannot be found from.
