@@ -449,23 +449,16 @@ func (t *Table) Lookup(i uint64) (engine.Value, uint64, error) {
 }
 
 // LookupRange stores the values and depths of indices [lo, hi) in vals and
-// depths, a block at a time: from memory where Load or Keep holds the
-// block, otherwise read past the cache (a scan would churn it).
+// depths, a block at a time (see scanBlock).
 func (t *Table) LookupRange(lo, hi uint64, vals []engine.Value, depths []uint64) error {
 	if hi > t.Section.Size || lo > hi {
 		return fmt.Errorf("indices %d to %d are out of range: the database has %d", lo, hi, t.Section.Size)
 	}
 	for at := lo; at < hi; {
 		b := at / t.BlockSize
-		var data []byte
-		if t.all != nil {
-			data = t.all[b]
-		}
-		if data == nil {
-			var err error
-			if data, err = t.ReadBlock(b); err != nil {
-				return err
-			}
+		data, err := t.scanBlock(b)
+		if err != nil {
+			return err
 		}
 		n, first := t.blockLen(b), b*t.BlockSize
 		end := min(hi, first+n)
@@ -475,6 +468,16 @@ func (t *Table) LookupRange(lo, hi uint64, vals []engine.Value, depths []uint64)
 		at = end
 	}
 	return nil
+}
+
+// scanBlock returns block b for a pass over many blocks: from memory where
+// Load or Keep holds it, otherwise read past the cache, which a scan would
+// churn.
+func (t *Table) scanBlock(b uint64) ([]byte, error) {
+	if t.all != nil && t.all[b] != nil {
+		return t.all[b], nil
+	}
+	return t.ReadBlock(b)
 }
 
 // ReadsRuns reports that LookupRange is the faster way to read a run of
@@ -586,11 +589,8 @@ func (t *Table) CountDepths(ctx context.Context, workers int) (*Depths, error) {
 			hs[w] = NewDepths(t.MaxDepth)
 		}
 		for b := lo; b < hi; b++ {
-			var data []byte
-			var err error
-			if t.all != nil && t.all[b] != nil {
-				data = t.all[b]
-			} else if data, err = t.ReadBlock(b); err != nil { // past the cache: a scan would churn it
+			data, err := t.scanBlock(b)
+			if err != nil {
 				return err
 			}
 			n := t.blockLen(b)

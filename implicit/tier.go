@@ -2,6 +2,7 @@ package implicit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -41,6 +42,33 @@ type Tiered interface {
 // Tiers returns them.
 func TierOf(tiers []Tier, s uint64) int {
 	return sort.Search(len(tiers), func(k int) bool { return tiers[k].End > s })
+}
+
+// TierRanges returns the index ranges of tier k and of its descendants up
+// to generations deep (1: its children), each tier once, in the order of
+// the index: what a pass over tier k's moves reads, or, at 2, a pass that
+// also reads the moves of the positions they reach (a database that keeps
+// the depths of losses only finds a win's from its moves).
+func TierRanges(tiers []Tier, k, generations int) [][2]uint64 {
+	held := []int{k}
+	for front := []int{k}; generations > 0; generations-- {
+		var next []int
+		for _, j := range front {
+			for _, c := range tiers[j].Children {
+				if !slices.Contains(held, c) {
+					held = append(held, c)
+					next = append(next, c)
+				}
+			}
+		}
+		front = next
+	}
+	slices.Sort(held)
+	ranges := make([][2]uint64, len(held))
+	for i, j := range held {
+		ranges[i] = [2]uint64{tiers[j].Start, tiers[j].End}
+	}
+	return ranges
 }
 
 // TierOrder returns the tiers' numbers in an order where every tier comes

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -306,19 +305,7 @@ func verifyTiers(e *env, g implicit.Tiered, tab *db.Table, vals engine.Values, w
 	held := valuesHeld(tab, workers)
 	var rep query.Report
 	for _, k := range order {
-		kept := map[int]bool{k: true}
-		for _, c := range tiers[k].Children {
-			kept[c] = true
-			if tab.Coding == db.LossDepths {
-				for _, gc := range tiers[c].Children {
-					kept[gc] = true
-				}
-			}
-		}
-		var ranges [][2]uint64
-		for _, j := range slices.Sorted(maps.Keys(kept)) {
-			ranges = append(ranges, [2]uint64{tiers[j].Start, tiers[j].End})
-		}
+		ranges := implicit.TierRanges(tiers, k, keptGenerations(tab))
 		if need := tab.KeptBytes(ranges); held+need > limit {
 			return rep, fmt.Errorf("verify: -max-memory %s: tier %d (%s) and its children need %s of values",
 				text.HumanBytes(limit), k, tiers[k].Name, text.HumanBytes(held+need))
@@ -333,6 +320,16 @@ func verifyTiers(e *env, g implicit.Tiered, tab *db.Table, vals engine.Values, w
 		rep.Merge(r)
 	}
 	return rep, tab.Keep(e.ctx, workers, nil)
+}
+
+// keptGenerations is how deep below a tier a pass over its moves reads
+// tab's values: its children, and their children where tab leaves out the
+// depths of wins (found from their moves).
+func keptGenerations(tab *db.Table) int {
+	if tab.Coding == db.LossDepths {
+		return 2
+	}
+	return 1
 }
 
 const verifyHelp = `Usage: retro verify [flags] FILE

@@ -72,17 +72,11 @@ func TestWholeDatabase(t *testing.T) {
 		if len(byTier[k]) == 0 {
 			continue
 		}
-		ranges := [][2]uint64{{t0.Start, t0.End}}
-		for _, c := range t0.Children {
-			ranges = append(ranges, [2]uint64{tiers[c].Start, tiers[c].End})
-			if tab.Coding == db.LossDepths {
-				// The depth of a win reached is found from its moves.
-				for _, gc := range tiers[c].Children {
-					ranges = append(ranges, [2]uint64{tiers[gc].Start, tiers[gc].End})
-				}
-			}
+		generations := 1
+		if tab.Coding == db.LossDepths {
+			generations = 2 // the depth of a win reached is found from its moves
 		}
-		if err := tab.Keep(ctx, 0, ranges); err != nil {
+		if err := tab.Keep(ctx, 0, implicit.TierRanges(tiers, k, generations)); err != nil {
 			t.Fatal(err)
 		}
 		var vals engine.Values = tab
