@@ -17,6 +17,11 @@ type Descriptor struct {
 	// Input says the game reads an input file (FILE, or - for standard
 	// input); a game without one starts from its own position.
 	Input bool
+	// Arg, if not empty, names the game's own flag that its one argument
+	// sets, for a game whose input is a word, not a file: chess's
+	// `retro solve chess KQvKR` is `-material KQvKR`. ArgName is how the
+	// usage line writes it ("SIGNATURE").
+	Arg, ArgName string
 	// Setup adds the game's own flags, if any, to fs and returns the Loader
 	// that reads them once fs is parsed.
 	Setup func(fs *flag.FlagSet) Loader

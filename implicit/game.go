@@ -207,3 +207,19 @@ func BytesOf(g Game) uint64 {
 	}
 	return 0
 }
+
+// Sectioned is a Game that answers with the counts of parts of its index,
+// a line each, instead of its counts as a whole (Descriptor.Counts): a
+// chess endgame's positions with White to move, then those with Black to
+// move. Each line reads "NAME: W wins, D draws, L losses; longest win A
+// plies, longest loss B plies", counting indices (illegal ones left out).
+type Sectioned interface {
+	Game
+	Sections() []Section
+}
+
+// Section is the part [Start, End) of a game's index, called Name.
+type Section struct {
+	Name       string
+	Start, End uint64
+}

@@ -14,7 +14,8 @@ when the winner hurries and the loser delays).
 Usage:
 
 	retro solve GAME [flags] [FILE|-] solve a game read from FILE or standard input
-	                                  (quixo and teeko read nothing: they start empty)
+	                                  (graph, pawns, police; the others read nothing,
+	                                  but chess takes its endgame: solve chess KQvKR)
 	retro grundy [flags] FILE|-       Smith values (nim values or inf{K}) of a graph
 	retro sum [flags] FILE:VERTEX...  the value and outcome of a sum of graph games
 	retro query FILE [POSITION...]    a position's value and its moves, best first,

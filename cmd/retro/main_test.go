@@ -59,6 +59,9 @@ func TestSolveGraphBadInput(t *testing.T) {
 			t.Errorf("input %q: exit %d, stdout %q, stderr %q; want exit 1 and %q", tc.in, code, out, errs, tc.want)
 		}
 	}
+	if _, errs, code := retro(t, "", "solve", "chess", "KQvKX"); code != 1 || errs != "retro: material \"KQvKX\": 'X' at character 5 is not a piece (K, Q, R, B, N, P)\n" {
+		t.Errorf("bad material: exit %d, stderr %q", code, errs)
+	}
 	path := filepath.Join(t.TempDir(), "bad.graph")
 	os.WriteFile(path, []byte("1 1\n0 1\n"), 0o644)
 	if _, errs, code := retro(t, "", "solve", "graph", path); code != 1 || errs != "retro: "+path+": line 2: vertex 1 out of range [0, 1)\n" {
@@ -81,7 +84,9 @@ func TestUsageErrors(t *testing.T) {
 		{},
 		{"frobnicate"},
 		{"solve"},
-		{"solve", "chess", "x"},
+		{"solve", "chess"},
+		{"solve", "chess", "KQvK", "KRvK"},
+		{"solve", "chess", "-material", "KQvK", "KRvK"},
 		{"solve", "graph"},
 		{"solve", "graph", "a", "b"},
 		{"solve", "graph", "-engine", "fast", "x"},
@@ -342,6 +347,37 @@ func TestStatsText(t *testing.T) {
 	if !strings.HasPrefix(errs, "8 positions: 4 wins, 4 losses, 0 draws; max depth 2; 8 un-moves walked back\n") ||
 		!strings.Contains(errs, "longest win: 1 ply,") {
 		t.Fatalf("stderr:\n%s", errs)
+	}
+}
+
+// TestSolveChess solves KQvK whole and tier by tier: both print the
+// counts of Syzygy's published statistics (18081 wins with White to move;
+// 2896 draws and 25160 losses with Black to move) and the longest mate,
+// 10 moves; its database verifies, and a query by FEN reads its value.
+func TestSolveChess(t *testing.T) {
+	want := "white to move: 18081 wins, 0 draws, 0 losses; longest win 19 plies, longest loss 0 plies\n" +
+		"black to move: 0 wins, 2896 draws, 25160 losses; longest win 0 plies, longest loss 20 plies\n"
+	path := filepath.Join(t.TempDir(), "kqk.db")
+	for _, args := range [][]string{{"KQvK"}, {"-material", "KQvK", "-tiered"}, {"KQvK", "-db", path}} {
+		out, errs, code := retro(t, "", append([]string{"solve", "chess"}, args...)...)
+		if code != 0 || out != want {
+			t.Errorf("solve chess %v: exit %d, stdout %q, stderr %q; want %q", args, code, out, errs, want)
+		}
+	}
+	if out, errs, code := retro(t, "", "verify", path); code != 0 || !strings.HasPrefix(out, "ok ") {
+		t.Errorf("verify: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	// Qg8 mates at once; with the queen on c7 instead, Black is
+	// stalemated; any position of the lone king to move is lost.
+	for fen, want := range map[string]string{
+		"k7/8/1K6/8/8/8/8/6Q1 w - -": "win 1\n",
+		"k7/2Q5/1K6/8/8/8/8/8 b - -": "draw\n",
+		"7k/8/8/8/8/8/8/KQ6 b - -":   "loss ",
+	} {
+		out, errs, code := retro(t, "", "query", path, fen)
+		if code != 0 || !strings.Contains(out, "\n"+want) {
+			t.Errorf("query %q: exit %d, stdout %q, stderr %q; want a line %q", fen, code, out, errs, want)
+		}
 	}
 }
 

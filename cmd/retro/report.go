@@ -208,6 +208,9 @@ type counted interface {
 // positions: where g's indices stand for classes of positions
 // (implicit.PositionCounter), each index counts as many as its class has.
 func writeCounts(out io.Writer, g implicit.Game, r counted) error {
+	if sg, ok := g.(implicit.Sectioned); ok {
+		return writeSections(out, sg.Sections(), r)
+	}
 	var n [4]uint64
 	if pc, ok := g.(implicit.PositionCounter); ok {
 		const run = 1 << 14
@@ -229,6 +232,33 @@ func writeCounts(out io.Writer, g implicit.Game, r counted) error {
 	_, err := fmt.Fprintf(out, "%d positions: %d wins, %d losses, %d draws; max depth %d\n", n[engine.Win]+n[engine.Loss]+n[engine.Draw],
 		n[engine.Win], n[engine.Loss], n[engine.Draw], r.MaxDepth())
 	return err
+}
+
+// writeSections writes the answer of a game that answers a line per part
+// of its index (implicit.Sectioned): "NAME: W wins, D draws, L losses;
+// longest win A plies, longest loss B plies".
+func writeSections(out io.Writer, sections []implicit.Section, r engine.Values) error {
+	const run = 1 << 14
+	vals, depths := make([]engine.Value, run), make([]uint64, run)
+	for _, sec := range sections {
+		var n, longest [4]uint64
+		for lo := sec.Start; lo < sec.End; lo += run {
+			hi := min(lo+run, sec.End)
+			if err := lookupRange(r, lo, hi, vals, depths); err != nil {
+				return err
+			}
+			for i, v := range vals[:hi-lo] {
+				n[v&3]++
+				longest[v&3] = max(longest[v&3], depths[i])
+			}
+		}
+		_, err := fmt.Fprintf(out, "%s: %d wins, %d draws, %d losses; longest win %d plies, longest loss %d plies\n", sec.Name,
+			n[engine.Win], n[engine.Draw], n[engine.Loss], longest[engine.Win], longest[engine.Loss])
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lookupRange reads the values and depths of [lo, hi) from r, a run at once

@@ -115,8 +115,11 @@ func newGameFlags(d *implicit.Descriptor, e *env) (*flag.FlagSet, *solveRun, imp
 	}
 	fs.Usage = func() {
 		file := ""
-		if d.Input {
+		switch {
+		case d.Input:
 			file = " FILE|-"
+		case d.Arg != "":
+			file = " " + d.ArgName
 		}
 		fmt.Fprintf(fs.Output(), "Usage: retro solve %s [flags]%s\n\n%s\nFlags:\n", d.Name, file, d.Help)
 		fs.PrintDefaults()
@@ -163,6 +166,10 @@ func solveCmd(args []string, e *env) error {
 		return usagef("solve %s: -profile-dir needs -profile (cpu, mem, block, mutex or trace)", d.Name)
 	}
 	switch {
+	case d.Arg != "":
+		if err := setArg(d, fs); err != nil {
+			return err
+		}
 	case !d.Input && fs.NArg() != 0:
 		return usagef("solve %s: takes no input file, got %q", d.Name, fs.Arg(0))
 	case d.Input && fs.NArg() != 1:
@@ -193,6 +200,26 @@ func solveCmd(args []string, e *env) error {
 		return err
 	}
 	return leave(c.solveInput(d, fs, load, mode))
+}
+
+// setArg sets the flag that d's one argument stands for (Descriptor.Arg)
+// from the argument given, which may instead be given as that flag.
+func setArg(d *implicit.Descriptor, fs *flag.FlagSet) error {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == d.Arg })
+	switch {
+	case fs.NArg() == 0 && !set:
+		return usagef("solve %s: want a %s", d.Name, d.ArgName)
+	case fs.NArg() > 1:
+		return usagef("solve %s: want one %s, got %d arguments", d.Name, d.ArgName, fs.NArg())
+	case fs.NArg() == 1 && set:
+		return usagef("solve %s: %s %q given twice: as an argument and as -%s", d.Name, d.ArgName, fs.Arg(0), d.Arg)
+	case fs.NArg() == 1:
+		if err := fs.Set(d.Arg, fs.Arg(0)); err != nil {
+			return usagef("solve %s: %s %q: %v", d.Name, d.ArgName, fs.Arg(0), err)
+		}
+	}
+	return nil
 }
 
 // solveInput opens the input, if the game reads one, solves it and prints

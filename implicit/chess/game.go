@@ -399,8 +399,10 @@ func (g *Game) Describe(s uint64) string {
 }
 
 // ParsePosition reads a position in FEN, of one of the game's materials.
+// The ranks may also stand on lines of their own (query reads a game's
+// lines joined by '/' and gives them back on lines).
 func (g *Game) ParsePosition(text string) (uint64, error) {
-	p, err := ParseFEN(strings.TrimSpace(text))
+	p, err := ParseFEN(strings.ReplaceAll(strings.TrimSpace(text), "\n", "/"))
 	if err != nil {
 		return 0, err
 	}

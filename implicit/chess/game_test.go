@@ -126,3 +126,23 @@ func TestPublishedKQvKR(t *testing.T) {
 			counts[engine.Win], counts[engine.Draw], counts[engine.Loss], longest)
 	}
 }
+
+// BenchmarkSolve solves whole endgames with the parallel engine: the
+// game's moves, un-moves and index at the solver's pace.
+func BenchmarkSolve(b *testing.B) {
+	for _, sig := range []string{"KQvK", "KRvKP"} {
+		b.Run(sig, func(b *testing.B) {
+			m, _ := ParseMaterial(sig)
+			g, err := NewGame(m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := engine.Parallel(context.Background(), g, engine.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(g.Size())*float64(b.N)/b.Elapsed().Seconds(), "indices/s")
+		})
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"io"
 
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/chess"
 	"github.com/retro-solver/retro/implicit/dobutsu"
 	"github.com/retro-solver/retro/implicit/graph"
 	"github.com/retro-solver/retro/implicit/morris"
@@ -22,6 +23,7 @@ import (
 
 // all lists the built-in games in the order of the help: by name.
 var all = []*implicit.Descriptor{
+	&chess.Descriptor,
 	&dobutsu.Descriptor,
 	&graph.Descriptor,
 	&morris.Descriptor,

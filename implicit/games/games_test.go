@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/chess"
 	"github.com/retro-solver/retro/implicit/games"
 	"github.com/retro-solver/retro/implicit/graph"
 	"github.com/retro-solver/retro/implicit/morris"
@@ -35,8 +36,8 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("Lookup(%q) does not find it", d.Name)
 		}
 	}
-	if _, ok := games.Lookup("chess"); ok {
-		t.Error("Lookup finds chess")
+	if _, ok := games.Lookup("go"); ok {
+		t.Error("Lookup finds go")
 	}
 }
 
@@ -50,16 +51,19 @@ func TestNotation(t *testing.T) {
 		}
 		fs := flag.NewFlagSet(d.Name, flag.ContinueOnError)
 		load := d.Setup(fs)
-		if d.Name == "quixo" {
+		switch d.Name {
+		case "quixo":
 			fs.Parse([]string{"-n", "3"})
+		case "chess":
+			fs.Parse([]string{"-material", "KRvKP"})
 		}
 		insts, err := load(nil, implicit.LoadConfig{})
 		if err != nil || len(insts) != 1 {
 			t.Fatalf("%s: %d instances, %v", d.Name, len(insts), err)
 		}
 		g := insts[0].Game()
-		if _, ok := g.(implicit.Starter); !ok || d.Answers[2] == "" {
-			t.Errorf("%s: no start or no answers", d.Name)
+		if _, ok := g.(implicit.Starter); (!ok || d.Answers[2] == "") && !d.Counts {
+			t.Errorf("%s: neither a start with its answers nor counts", d.Name)
 		}
 		roundTrip(t, d.Name, g, 2000)
 	}
@@ -108,12 +112,15 @@ func FuzzParsePosition(f *testing.F) {
 	pl := police.New(police.Random(3, 4, 0.1, 0.1, 2))
 	mo, _ := morris.New(morris.Standard, 0)
 	me, _ := morris.New(morris.Lasker, 4)
-	gs := []implicit.Notation{q, pw, pl, graph.Random(10, 20, 1), mo, me}
+	m, _ := chess.ParseMaterial("KRvKP")
+	ch, _ := chess.NewGame(m)
+	gs := []implicit.Notation{q, pw, pl, graph.Random(10, 20, 1), mo, me, ch}
 	for _, g := range gs {
 		f.Add(g.Describe(1))
 	}
 	f.Add("4 4\n@...\n.O..\n....\n....\nRed to move\n")
 	f.Add("W.W/.B./.../...W../.../B../... B 5 6")
+	f.Add("8/8/8/8/8/2k5/1p6/KR6 w - -")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, g := range gs {
 			i, err := g.ParsePosition(s)
