@@ -15,7 +15,7 @@ func randomPosition(rng *rand.Rand, m Material) Position {
 		p := Position{Turn: Color(rng.IntN(2))}
 		for c := range m.Pieces {
 			for _, k := range m.Pieces[c] {
-				p.Pieces = append(p.Pieces, Piece{k, Color(c), Square(rng.IntN(64))})
+				p.add(Piece{k, Color(c), Square(rng.IntN(64))})
 			}
 		}
 		p.Sort()
@@ -87,7 +87,7 @@ func TestUnmoves(t *testing.T) {
 		}
 		for _, mv := range p.Moves(nil) {
 			r := p.Play(mv)
-			if mv.Promotion != King || len(r.Pieces) != len(p.Pieces) {
+			if mv.Promotion != King || r.N != p.N {
 				continue // into another material
 			}
 			found := false
@@ -140,13 +140,14 @@ func TestIndexClasses(t *testing.T) {
 		}
 		reached := make([]bool, e.Size())
 		n := m.Count()
-		p := Position{Pieces: make([]Piece, n)}
+		p := Position{N: n}
 		slots := e.slots
 		var walk func(j int)
 		walk = func(j int) {
 			if j == n {
 				for turn := range Color(2) {
-					q := Position{Pieces: slices.Clone(p.Pieces), Turn: turn}
+					q := p
+					q.Turn = turn
 					q.Sort()
 					if !q.Legal() {
 						continue
@@ -161,8 +162,8 @@ func TestIndexClasses(t *testing.T) {
 					}
 					for s := range e.syms {
 						img := Position{Turn: turn}
-						for _, pc := range q.Pieces {
-							img.Pieces = append(img.Pieces, Piece{pc.Kind, pc.Color, symSquare[s][pc.Square]})
+						for _, pc := range q.List() {
+							img.add(Piece{pc.Kind, pc.Color, symSquare[s][pc.Square]})
 						}
 						if k, _ := e.Index(img); k != i {
 							t.Fatalf("%s: %s has index %d, its image %s %d", sig, q.FEN(), i, img.FEN(), k)
@@ -302,7 +303,7 @@ func TestPublishedClassCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := Position{Pieces: make([]Piece, m.Count())}
+	var p Position
 	n := 0
 	for i := range e.Size() / 2 {
 		e.decodeInto(i, &p)

@@ -24,7 +24,7 @@ import (
 // endgames with pawns on both sides count it (GAMES.md, chess).
 type Game struct {
 	tiers  []gameTier
-	byKey  map[uint32]int // a tier's material (materialKey, as it is kept) to its number
+	byKey  keyTable // a tier's material (materialKey, as it is kept) to its number
 	size   uint64
 	itiers []implicit.Tier
 	pawns  bool // some material of the game has pawns
@@ -33,6 +33,41 @@ type Game struct {
 type gameTier struct {
 	e     *Endgame
 	start uint64
+}
+
+// keyTable maps the materialKeys of a game's tiers to their numbers: a
+// table of open addressing, as a Go map costs a fifth of a solve's time on
+// the lookup of every move's material.
+type keyTable struct {
+	keys  [keySlots]uint32 // key+1; 0 for an empty slot
+	tiers [keySlots]int32
+}
+
+// keySlots is a power of two above the most materials a game of
+// MaxPieces pieces reaches.
+const keySlots = 512
+
+func (t *keyTable) slot(key uint32) uint32 { return key * 0x9E3779B1 >> 23 }
+
+// get returns the tier of key.
+func (t *keyTable) get(key uint32) (int, bool) {
+	for i := t.slot(key); ; i = (i + 1) % keySlots {
+		switch t.keys[i] {
+		case key + 1:
+			return int(t.tiers[i]), true
+		case 0:
+			return 0, false
+		}
+	}
+}
+
+// put records key's tier (key not yet in t, and t not full).
+func (t *keyTable) put(key uint32, tier int) {
+	i := t.slot(key)
+	for t.keys[i] != 0 {
+		i = (i + 1) % keySlots
+	}
+	t.keys[i], t.tiers[i] = key+1, int32(tier)
 }
 
 // sideKey packs the counts of one side's pieces other than its king, the
@@ -50,15 +85,22 @@ func sideKey(kinds []Kind) uint32 {
 // materialKey is White's sideKey above Black's.
 func materialKey(m Material) uint32 { return sideKey(m.Pieces[0])<<15 | sideKey(m.Pieces[1]) }
 
+// pieceKey is what a piece of side c of kind k adds to a materialKey: 0
+// for a king.
+func pieceKey(c Color, k Kind) uint32 {
+	if k == King {
+		return 0
+	}
+	return 1 << (3*uint32(Pawn-k) + 15*uint32(1-c))
+}
+
 // positionKey is materialKey of p's material.
 func positionKey(p *Position) uint32 {
-	var k [2]uint32
-	for _, pc := range p.Pieces {
-		if pc.Kind != King {
-			k[pc.Color] += 1 << (3 * (Pawn - pc.Kind))
-		}
+	var k uint32
+	for _, pc := range p.List() {
+		k += pieceKey(pc.Color, pc.Kind)
 	}
-	return k[0]<<15 | k[1]
+	return k
 }
 
 // swapKey exchanges the sides of a materialKey.
@@ -66,17 +108,17 @@ func swapKey(k uint32) uint32 { return k>>15 | (k&(1<<15-1))<<15 }
 
 // NewGame returns the endgame of material root and its descendants.
 func NewGame(root Material) (*Game, error) {
-	g := &Game{byKey: map[uint32]int{}}
+	g := &Game{}
 	queue := []Material{root}
 	for len(queue) > 0 {
 		m := queue[0]
 		queue = queue[1:]
 		key := materialKey(m)
-		if _, ok := g.byKey[key]; ok {
+		if _, ok := g.byKey.get(key); ok {
 			continue
 		}
 		if len(g.tiers) > 0 {
-			if _, ok := g.byKey[swapKey(key)]; ok {
+			if _, ok := g.byKey.get(swapKey(key)); ok {
 				continue
 			}
 		}
@@ -85,7 +127,7 @@ func NewGame(root Material) (*Game, error) {
 			return nil, err
 		}
 		g.pawns = g.pawns || m.HasPawns()
-		g.byKey[key] = len(g.tiers)
+		g.byKey.put(key, len(g.tiers))
 		g.tiers = append(g.tiers, gameTier{e: e, start: g.size})
 		g.size += e.Size()
 		for _, c := range children(m) {
@@ -98,9 +140,9 @@ func NewGame(root Material) (*Game, error) {
 	for k, t := range g.tiers {
 		it := implicit.Tier{Name: t.e.m.String(), Start: t.start, End: t.start + t.e.Size()}
 		for _, c := range children(t.e.m) {
-			j, ok := g.byKey[materialKey(c)]
+			j, ok := g.byKey.get(materialKey(c))
 			if !ok {
-				j = g.byKey[swapKey(materialKey(c))]
+				j, _ = g.byKey.get(swapKey(materialKey(c)))
 			}
 			if j != k && !slices.Contains(it.Children, j) {
 				it.Children = append(it.Children, j)
@@ -148,9 +190,9 @@ func children(m Material) []Material {
 // flip returns p with the colours exchanged and the board turned over
 // (the first rank becomes the eighth): the same game from the other side.
 func flip(p *Position) Position {
-	q := Position{Pieces: make([]Piece, len(p.Pieces)), Turn: p.Turn.Other()}
-	for i, pc := range p.Pieces {
-		q.Pieces[i] = Piece{pc.Kind, pc.Color.Other(), At(pc.Square.File(), 7-pc.Square.Rank())}
+	q := Position{N: p.N, Turn: p.Turn.Other()}
+	for i, pc := range p.List() {
+		q.Pieces[i] = Piece{pc.Kind, pc.Color.Other(), pc.Square ^ 56}
 	}
 	q.Sort()
 	return q
@@ -189,7 +231,7 @@ func (g *Game) Position(s uint64) (Position, bool) {
 // Index returns the index of position p's class, and false if p is not a
 // legal position of one of the game's materials.
 func (g *Game) Index(p Position) (uint64, bool) {
-	q := Position{Pieces: slices.Clone(p.Pieces), Turn: p.Turn}
+	q := p
 	q.Sort()
 	if !q.Legal() {
 		return 0, false
@@ -208,15 +250,15 @@ func (g *Game) index(p *Position) (uint64, bool) {
 // way round (p was turned over to find its class).
 func (g *Game) indexFlipped(p *Position) (i uint64, flipped, ok bool) {
 	key := positionKey(p)
-	k, ok := g.byKey[key]
+	k, ok := g.byKey.get(key)
 	if !ok {
-		if k, ok = g.byKey[swapKey(key)]; !ok {
+		if k, ok = g.byKey.get(swapKey(key)); !ok {
 			return 0, false, false
 		}
 		q := flip(p)
 		p, flipped = &q, true
 	}
-	i, ok = g.tiers[k].e.Index(*p)
+	i, ok = g.tiers[k].e.canonical(p)
 	return g.tiers[k].start + i, flipped, ok
 }
 
@@ -224,14 +266,29 @@ func (g *Game) indexFlipped(p *Position) (i uint64, flipped, ok bool) {
 // representative, TerminalLoss for a checkmate, and Inner otherwise (a
 // stalemate moves to itself: a draw).
 func (g *Game) Classify(s uint64) implicit.Kind {
+	k, _ := g.ClassifyCount(s)
+	return k
+}
+
+// ClassifyCount returns Classify(s) and, for an Inner s, its number of
+// moves (implicit.ClassifyCounter): the moves are listed once for both.
+func (g *Game) ClassifyCount(s uint64) (implicit.Kind, uint64) {
 	p, ok := g.Position(s)
-	switch {
-	case !ok:
-		return implicit.Illegal
-	case p.Status() == Checkmate:
-		return implicit.TerminalLoss
+	if !ok {
+		return implicit.Illegal, 0
 	}
-	return implicit.Inner
+	var buf [128]uint64
+	n := len(g.moves(&p, s, buf[:0]))
+	if n == 0 {
+		return implicit.TerminalLoss, 0
+	}
+	return implicit.Inner, uint64(n)
+}
+
+// NumMoves returns the number of moves of s (implicit.MoveCounter).
+func (g *Game) NumMoves(s uint64) uint64 {
+	_, n := g.ClassifyCount(s)
+	return n
 }
 
 // Moves appends the classes that s's legal moves reach, each once; a
@@ -241,6 +298,11 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 	if !ok {
 		return dst
 	}
+	return g.moves(&p, s, dst)
+}
+
+// moves is Moves of p, the position of index s: none for a checkmate.
+func (g *Game) moves(p *Position, s uint64, dst []uint64) []uint64 {
 	var buf [128]Move
 	moves := p.Moves(buf[:0])
 	if len(moves) == 0 {
@@ -278,6 +340,18 @@ func distinct(dst []uint64, from int) []uint64 {
 // that reaches t's position turned over (which is looked up as t) comes
 // from either.
 func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
+	return g.unmoves(t, true, dst)
+}
+
+// TierUnmoves appends the un-moves of t within its tier: Unmoves without
+// the captures and promotions, which come from other tiers
+// (implicit.TierUnmover).
+func (g *Game) TierUnmoves(t uint64, _ bool, dst []uint64) []uint64 {
+	return g.unmoves(t, false, dst)
+}
+
+// unmoves is Unmoves, with the un-conversions only if conversions is set.
+func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 	p, ok := g.Position(t)
 	if !ok {
 		return dst
@@ -286,11 +360,14 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 	if p.Status() == Stalemate {
 		dst = append(dst, t)
 	}
-	var prev []Position
-	for _, q := range p.Unmoves(prev) {
+	var buf [128]Position
+	for _, q := range p.Unmoves(buf[:0]) {
 		if s, ok := g.index(&q); ok {
 			dst = append(dst, s)
 		}
+	}
+	if !conversions {
+		return distinct(dst, from)
 	}
 	key := positionKey(&p)
 	symmetric := swapKey(key) == key
@@ -303,14 +380,14 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 	}
 	for sym := range images {
 		b := p.image(sym)
-		for _, q := range b.unconversions(prev) {
+		for _, q := range g.unconversions(&b, buf[:0]) {
 			if s, flipped, ok := g.indexFlipped(&q); ok && !(flipped && symmetric) {
 				dst = append(dst, s)
 			}
 		}
 		if !symmetric {
 			turned := flip(&b)
-			for _, q := range turned.unconversions(prev) {
+			for _, q := range g.unconversions(&turned, buf[:0]) {
 				if s, ok := g.index(&q); ok {
 					dst = append(dst, s)
 				}
@@ -322,20 +399,30 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 
 // image returns p under symmetry sym (see symSquare), in signature order.
 func (p *Position) image(sym int) Position {
-	q := Position{Pieces: make([]Piece, len(p.Pieces)), Turn: p.Turn}
-	for i, pc := range p.Pieces {
+	q := Position{N: p.N, Turn: p.Turn}
+	for i, pc := range p.List() {
 		q.Pieces[i] = Piece{pc.Kind, pc.Color, symSquare[sym][pc.Square]}
 	}
 	q.Sort()
 	return q
 }
 
-// unconversions appends the positions from which a capture or a
-// promotion by the side that moved last reaches p: its piece on a square
-// took a piece of the side to move there, or a pawn of its became that
-// piece on its last rank (with a capture or without). Each is a legal
-// position with the side that moved last to move.
-func (p *Position) unconversions(dst []Position) []Position {
+// has reports whether the game holds the material of key, in either
+// colour order.
+func (g *Game) has(key uint32) bool {
+	if _, ok := g.byKey.get(key); ok {
+		return true
+	}
+	_, ok := g.byKey.get(swapKey(key))
+	return ok
+}
+
+// unconversions appends the positions of the game's materials from which
+// a capture or a promotion by the side that moved last reaches p: its
+// piece on a square took a piece of the side to move there, or a pawn of
+// its became that piece on its last rank (with a capture or without). Each
+// is a legal position with the side that moved last to move.
+func (g *Game) unconversions(p *Position, dst []Position) []Position {
 	occ := p.occupancy()
 	all := occ[0] | occ[1]
 	them, us := p.Turn.Other(), p.Turn
@@ -344,19 +431,26 @@ func (p *Position) unconversions(dst []Position) []Position {
 	if them == Black {
 		back, last = 8, 0
 	}
+	key := positionKey(p)
+	// parent returns the key of p's material with a piece of them of kind
+	// was instead of now, and a piece taken of us (King: none).
+	parent := func(now, was, taken Kind) uint32 {
+		return key - pieceKey(them, now) + pieceKey(them, was) + pieceKey(us, taken)
+	}
 	add := func(j int, from Square, kind Kind, taken Kind) {
-		q := Position{Pieces: append(make([]Piece, 0, len(p.Pieces)+1), p.Pieces...), Turn: them}
+		q := *p
+		q.Turn = them
 		to := q.Pieces[j].Square
 		q.Pieces[j].Square, q.Pieces[j].Kind = from, kind
 		if taken != King {
-			q.Pieces = append(q.Pieces, Piece{taken, us, to})
+			q.add(Piece{taken, us, to})
 		}
 		q.Sort()
 		if q.Legal() {
 			dst = append(dst, q)
 		}
 	}
-	for j, pc := range p.Pieces {
+	for j, pc := range p.List() {
 		if pc.Color != them {
 			continue
 		}
@@ -368,11 +462,11 @@ func (p *Position) unconversions(dst []Position) []Position {
 		} else {
 			froms = attacks(pc.Kind, them, to, all) &^ all
 		}
-		for f := froms; f != 0; f &= f - 1 {
-			for taken := Queen; taken <= Pawn; taken++ {
-				if taken == Pawn && (to.Rank() == 0 || to.Rank() == 7) {
-					continue
-				}
+		for taken := Queen; taken <= Pawn && froms != 0; taken++ {
+			if taken == Pawn && (to.Rank() == 0 || to.Rank() == 7) || !g.has(parent(pc.Kind, pc.Kind, taken)) {
+				continue
+			}
+			for f := froms; f != 0; f &= f - 1 {
 				add(j, f.First(), pc.Kind, taken)
 			}
 		}
@@ -380,11 +474,15 @@ func (p *Position) unconversions(dst []Position) []Position {
 		if pc.Kind == King || pc.Kind == Pawn || to.Rank() != last {
 			continue
 		}
-		if straight := Square(int(to) + back); !all.Has(straight) {
+		if straight := Square(int(to) + back); !all.Has(straight) && g.has(parent(pc.Kind, Pawn, King)) {
 			add(j, straight, Pawn, King)
 		}
-		for f := pawnAttacks[us][to] &^ all; f != 0; f &= f - 1 {
-			for taken := Queen; taken < Pawn; taken++ {
+		froms = pawnAttacks[us][to] &^ all
+		for taken := Queen; taken < Pawn && froms != 0; taken++ {
+			if !g.has(parent(pc.Kind, Pawn, taken)) {
+				continue
+			}
+			for f := froms; f != 0; f &= f - 1 {
 				add(j, f.First(), Pawn, taken)
 			}
 		}

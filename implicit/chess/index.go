@@ -1,9 +1,6 @@
 package chess
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // Endgame numbers the positions of one material over [0, Size()): White to
 // move in the first half, Black in the second. Within a half, the index is
@@ -128,14 +125,14 @@ func (e *Endgame) KingPairs() int { return len(e.kk) }
 // one square, identical pieces out of order, not its class's
 // representative, or against the rules (see Classify).
 func (e *Endgame) Decode(i uint64) Position {
-	p := Position{Pieces: make([]Piece, len(e.slots)), Turn: White}
+	var p Position
 	e.decodeInto(i, &p)
 	return p
 }
 
-// decodeInto is Decode into p's memory (p.Pieces has a slot per piece).
+// decodeInto is Decode into p.
 func (e *Endgame) decodeInto(i uint64, p *Position) {
-	copy(p.Pieces, e.slots)
+	p.N = copy(p.Pieces[:], e.slots)
 	p.Turn = White
 	if i >= e.half {
 		p.Turn, i = Black, i-e.half
@@ -179,39 +176,41 @@ func (e *Endgame) encode(p *Position) (uint64, bool) {
 // pieces on distinct squares and its pawns off the first and last ranks;
 // ok is false otherwise.
 func (e *Endgame) Index(p Position) (uint64, bool) {
-	if len(p.Pieces) != len(e.slots) {
+	if p.N != len(e.slots) {
 		return 0, false
 	}
-	q := Position{Pieces: slices.Clone(p.Pieces), Turn: p.Turn}
+	q := p
 	q.Sort()
-	for j, pc := range q.Pieces {
-		if pc.Kind != e.slots[j].Kind || pc.Color != e.slots[j].Color || pc.Square >= NoSquare ||
+	var all Bitboard
+	for j, pc := range q.List() {
+		if pc.Kind != e.slots[j].Kind || pc.Color != e.slots[j].Color || pc.Square >= NoSquare || all.Has(pc.Square) ||
 			pc.Kind == Pawn && (pc.Square.Rank() == 0 || pc.Square.Rank() == 7) {
 			return 0, false
 		}
+		all |= Bit(pc.Square)
 	}
 	return e.canonical(&q)
 }
 
 // canonical returns the smallest index among the images of p (sorted, of
-// this material) whose kings are a representative's pair; ok is false if
-// two pieces share a square.
+// this material, on distinct squares) whose kings are a representative's
+// pair; ok is false if none is (a king pair no symmetry brings into the
+// table: none, as every pair has an image there).
 func (e *Endgame) canonical(p *Position) (uint64, bool) {
-	var all Bitboard
-	for _, pc := range p.Pieces {
-		if all.Has(pc.Square) {
-			return 0, false
-		}
-		all |= Bit(pc.Square)
-	}
 	best, found := uint64(0), false
-	img := Position{Pieces: make([]Piece, len(p.Pieces)), Turn: p.Turn}
+	img := Position{N: p.N, Turn: p.Turn}
 	for t := range e.syms {
 		w, b := symSquare[t][p.Pieces[0].Square], symSquare[t][p.Pieces[e.bk].Square]
 		if e.kkOf[w][b] < 0 {
 			continue
 		}
-		for j, pc := range p.Pieces {
+		if t == 0 { // p itself, already in order
+			if i, ok := e.encode(p); ok && (!found || i < best) {
+				best, found = i, true
+			}
+			continue
+		}
+		for j, pc := range p.List() {
 			img.Pieces[j] = Piece{pc.Kind, pc.Color, symSquare[t][pc.Square]}
 		}
 		img.Sort()
@@ -226,7 +225,7 @@ func (e *Endgame) canonical(p *Position) (uint64, bool) {
 // and its class's representative.
 func (e *Endgame) legalIndex(i uint64, p *Position) bool {
 	var all Bitboard
-	for j, pc := range p.Pieces {
+	for j, pc := range p.List() {
 		if all.Has(pc.Square) {
 			return false
 		}

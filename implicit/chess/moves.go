@@ -28,7 +28,8 @@ func (p *Position) Moves(dst []Move) []Move {
 	occ := p.occupancy()
 	all := occ[0] | occ[1]
 	us := p.Turn
-	for _, pc := range p.Pieces {
+	king := p.king(us)
+	for _, pc := range p.List() {
 		if pc.Color != us {
 			continue
 		}
@@ -57,22 +58,28 @@ func (p *Position) Moves(dst []Move) []Move {
 			to := targets.First()
 			if pc.Kind == Pawn && (to.Rank() == 0 || to.Rank() == 7) {
 				for _, k := range promotions {
-					dst = p.appendLegal(dst, Move{pc.Square, to, k})
+					dst = p.appendLegal(dst, Move{pc.Square, to, k}, king, all)
 				}
 				continue
 			}
-			dst = p.appendLegal(dst, Move{pc.Square, to, King})
+			dst = p.appendLegal(dst, Move{pc.Square, to, King}, king, all)
 		}
 	}
 	return dst
 }
 
 // appendLegal appends m to dst if it does not leave the mover's king
-// attacked.
-func (p *Position) appendLegal(dst []Move, m Move) []Move {
-	q := p.Play(m)
-	if q.InCheck(p.Turn) {
-		return dst
+// (on king) attacked; all is p's occupied squares.
+func (p *Position) appendLegal(dst []Move, m Move, king Square, all Bitboard) []Move {
+	if m.From == king {
+		king = m.To
+	}
+	all = all&^Bit(m.From) | Bit(m.To)
+	them := p.Turn.Other()
+	for _, pc := range p.List() {
+		if pc.Color == them && pc.Square != m.To && attacks(pc.Kind, them, pc.Square, all).Has(king) {
+			return dst
+		}
 	}
 	return append(dst, m)
 }
@@ -80,8 +87,15 @@ func (p *Position) appendLegal(dst []Move, m Move) []Move {
 // Play returns the position after move m, which must be a move of p's
 // side to move: the piece on m.To, if any, is captured.
 func (p *Position) Play(m Move) Position {
-	q := Position{Pieces: make([]Piece, 0, len(p.Pieces)), Turn: p.Turn.Other()}
-	for _, pc := range p.Pieces {
+	q := p.play(m)
+	q.Sort()
+	return q
+}
+
+// play is Play without putting the pieces back in order.
+func (p *Position) play(m Move) Position {
+	q := Position{Turn: p.Turn.Other()}
+	for _, pc := range p.List() {
 		switch pc.Square {
 		case m.To:
 			continue // captured
@@ -91,9 +105,8 @@ func (p *Position) Play(m Move) Position {
 				pc.Kind = m.Promotion
 			}
 		}
-		q.Pieces = append(q.Pieces, pc)
+		q.add(pc)
 	}
-	q.Sort()
 	return q
 }
 
@@ -106,7 +119,7 @@ func (p *Position) Unmoves(dst []Position) []Position {
 	occ := p.occupancy()
 	all := occ[0] | occ[1]
 	them := p.Turn.Other() // the side that moved last
-	for j, pc := range p.Pieces {
+	for j, pc := range p.List() {
 		if pc.Color != them {
 			continue
 		}
@@ -131,7 +144,8 @@ func (p *Position) Unmoves(dst []Position) []Position {
 			from = attacks(pc.Kind, them, pc.Square, all) &^ all
 		}
 		for ; from != 0; from &= from - 1 {
-			q := Position{Pieces: append([]Piece(nil), p.Pieces...), Turn: them}
+			q := *p
+			q.Turn = them
 			q.Pieces[j].Square = from.First()
 			q.Sort()
 			if q.InCheck(p.Turn) {

@@ -17,7 +17,7 @@ type naiveBoard struct {
 
 func toNaive(p Position) naiveBoard {
 	var b naiveBoard
-	for _, pc := range p.Pieces {
+	for _, pc := range p.List() {
 		l := pc.Kind.Letter()
 		if pc.Color == Black {
 			l += 'a' - 'A'
@@ -241,7 +241,7 @@ type naiveSolution struct {
 // slot order.
 func (s *naiveSolution) naiveIndex(p Position) uint64 {
 	i := uint64(0)
-	for j := len(p.Pieces) - 1; j >= 0; j-- {
+	for j := p.N - 1; j >= 0; j-- {
 		i = i*64 + uint64(p.Pieces[j].Square)
 	}
 	return uint64(p.Turn)*s.boards + i
@@ -251,7 +251,7 @@ func (s *naiveSolution) board(i uint64) Position {
 	p := Position{Turn: Color(i / s.boards)}
 	i %= s.boards
 	for _, sl := range s.slots {
-		p.Pieces = append(p.Pieces, Piece{sl.Kind, sl.Color, Square(i % 64)})
+		p.add(Piece{sl.Kind, sl.Color, Square(i % 64)})
 		i /= 64
 	}
 	return p
@@ -360,7 +360,7 @@ func naiveSolve(m Material, solved map[string]*naiveSolution) *naiveSolution {
 // check.
 func naiveLegal(p Position) bool {
 	seen := map[Square]bool{}
-	for _, pc := range p.Pieces {
+	for _, pc := range p.List() {
 		if seen[pc.Square] || pc.Kind == Pawn && (pc.Square.Rank() == 0 || pc.Square.Rank() == 7) {
 			return false
 		}

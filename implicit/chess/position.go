@@ -2,7 +2,6 @@ package chess
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -14,31 +13,65 @@ type Piece struct {
 }
 
 // Position is a placement of pieces and the side to move: no castling, no
-// en-passant right (GAMES.md, chess). Its pieces are in signature order
-// (see Sort), so that a position has one form.
+// en-passant right (GAMES.md, chess). Its first N pieces are in signature
+// order (see Sort), so that a position has one form. It is a value of
+// fixed size: the solver's hot paths copy positions and never allocate.
 type Position struct {
-	Pieces []Piece
+	Pieces [MaxPieces]Piece // the first N are the position's
+	N      int
 	Turn   Color
 }
 
-// Sort puts p's pieces in signature order: White's, then Black's, each
-// side's by kind (K, Q, R, B, N, P) and then by square.
+// NewPosition returns the position of pieces (at most MaxPieces) with
+// turn to move, in signature order.
+func NewPosition(turn Color, pieces ...Piece) Position {
+	p := Position{Turn: turn}
+	for _, pc := range pieces {
+		p.add(pc)
+	}
+	p.Sort()
+	return p
+}
+
+// List returns p's pieces.
+func (p *Position) List() []Piece { return p.Pieces[:p.N] }
+
+// add puts one more piece on p, out of order (see Sort).
+func (p *Position) add(pc Piece) {
+	p.Pieces[p.N] = pc
+	p.N++
+}
+
+// before reports whether a comes before b in signature order: White's
+// pieces, then Black's, each side's by kind (K, Q, R, B, N, P) and then by
+// square.
+func before(a, b Piece) bool {
+	if a.Color != b.Color {
+		return a.Color < b.Color
+	}
+	if a.Kind != b.Kind {
+		return a.Kind < b.Kind
+	}
+	return a.Square < b.Square
+}
+
+// Sort puts p's pieces in signature order (see before): an insertion sort,
+// the quickest for five.
 func (p *Position) Sort() {
-	slices.SortFunc(p.Pieces, func(a, b Piece) int {
-		switch {
-		case a.Color != b.Color:
-			return int(a.Color) - int(b.Color)
-		case a.Kind != b.Kind:
-			return int(a.Kind) - int(b.Kind)
+	for i := 1; i < p.N; i++ {
+		pc := p.Pieces[i]
+		j := i
+		for ; j > 0 && before(pc, p.Pieces[j-1]); j-- {
+			p.Pieces[j] = p.Pieces[j-1]
 		}
-		return int(a.Square) - int(b.Square)
-	})
+		p.Pieces[j] = pc
+	}
 }
 
 // Material returns p's material signature (p sorted).
 func (p *Position) Material() Material {
 	var m Material
-	for _, pc := range p.Pieces {
+	for _, pc := range p.List() {
 		m.Pieces[pc.Color] = append(m.Pieces[pc.Color], pc.Kind)
 	}
 	return m
@@ -46,7 +79,7 @@ func (p *Position) Material() Material {
 
 // occupancy returns the squares of each side's pieces.
 func (p *Position) occupancy() (byColor [2]Bitboard) {
-	for _, pc := range p.Pieces {
+	for _, pc := range p.List() {
 		byColor[pc.Color] |= Bit(pc.Square)
 	}
 	return byColor
@@ -54,7 +87,7 @@ func (p *Position) occupancy() (byColor [2]Bitboard) {
 
 // king returns the square of side c's king, NoSquare if it has none.
 func (p *Position) king(c Color) Square {
-	for _, pc := range p.Pieces {
+	for _, pc := range p.List() {
 		if pc.Kind == King && pc.Color == c {
 			return pc.Square
 		}
@@ -65,7 +98,7 @@ func (p *Position) king(c Color) Square {
 // attacked reports whether side by attacks square s among the occupied
 // squares.
 func (p *Position) attacked(s Square, by Color, occupied Bitboard) bool {
-	for _, pc := range p.Pieces {
+	for _, pc := range p.List() {
 		if pc.Color == by && pc.Square != s && attacks(pc.Kind, by, pc.Square, occupied).Has(s) {
 			return true
 		}
@@ -85,7 +118,7 @@ func (p *Position) InCheck(c Color) bool {
 func (p *Position) Legal() bool {
 	var all Bitboard
 	kings := [2]int{}
-	for _, pc := range p.Pieces {
+	for _, pc := range p.List() {
 		if all.Has(pc.Square) || pc.Square >= NoSquare {
 			return false
 		}
@@ -107,7 +140,7 @@ func (p *Position) Legal() bool {
 // castling, no en passant ("8/8/8/8/8/8/8/K1k5 w - -").
 func (p *Position) FEN() string {
 	var board [64]byte
-	for _, pc := range p.Pieces {
+	for _, pc := range p.List() {
 		l := pc.Kind.Letter()
 		if pc.Color == Black {
 			l += 'a' - 'A'
@@ -175,10 +208,10 @@ func ParseFEN(fen string) (Position, error) {
 			if f > 7 {
 				return p, fmt.Errorf("FEN %q: rank %d has more than 8 squares (board, character %d)", fen, r+1, i+1)
 			}
-			if len(p.Pieces) == MaxPieces {
+			if p.N == MaxPieces {
 				return p, fmt.Errorf("FEN %q: more than %d pieces (board, character %d)", fen, MaxPieces, i+1)
 			}
-			p.Pieces = append(p.Pieces, Piece{Kind(k), color, At(f, r)})
+			p.add(Piece{Kind(k), color, At(f, r)})
 			f++
 		}
 	}

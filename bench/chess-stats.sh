@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Solves chess endgames and compares their counts with Syzygy's published
+# statistics, "cursed" wins and losses counted as wins and losses
+# (GAMES.md, chess): one Markdown row per endgame and side to move, with
+# the solve's wall time and peak memory.
+#   bench/chess-stats.sh STATS SIGNATURE...
+# STATS is regular-stats.txt from the syzygy-tables.info repository
+# (github.com/niklasf/syzygy-tables.info, stats/regular/). Needs GNU time.
+# Exit status 1 if any count differs.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+stats=${1:?usage: bench/chess-stats.sh STATS SIGNATURE...}
+shift
+[ -r "$stats" ] || { echo "chess-stats: cannot read $stats" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "chess-stats: GNU time (/usr/bin/time) is needed" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+(cd "$repo" && go build -o "$work/retro" ./cmd/retro)
+
+# published SIG SIDE: "W D L" for SIDE ("White" or "Black") to move.
+published() {
+  awk -v sig="########## $1 ##########" -v side="$2 to move:" '
+    $0 == sig { in_sig = 1; next }
+    in_sig && /^##########/ { exit }
+    in_sig && $0 == side { in_side = 1; next }
+    in_sig && /to move:$/ { in_side = 0 }
+    in_side && / positions are (cursed )?wins\.$/ { w += $1 }
+    in_side && / positions are draws\.$/ { d += $1 }
+    in_side && / positions are (cursed )?losses\.$/ { l += $1 }
+    END { if (in_sig) print w + 0, d + 0, l + 0 }' "$stats"
+}
+
+echo "| endgame | to move | retro: wins, draws, losses | published | equal | longest win, loss (plies) | wall s | peak MiB |"
+echo "|---|---|---|---|---|---|---|---|"
+status=0
+for sig in "$@"; do
+  /usr/bin/time -f "%e %M" -o "$work/time" "$work/retro" solve chess "$sig" >"$work/out"
+  read -r secs kib <"$work/time"
+  while read -r line; do
+    side=${line%% to move:*} # "white" or "black"
+    read -r w d l a b < <(echo "$line" | sed -E 's/.*: ([0-9]+) wins, ([0-9]+) draws, ([0-9]+) losses; longest win ([0-9]+) plies, longest loss ([0-9]+) plies/\1 \2 \3 \4 \5/')
+    theirs=$(published "$sig" "${side^}")
+    equal=no
+    if [ "$theirs" = "$w $d $l" ]; then equal=yes; else status=1; fi
+    echo "| $sig | $side | $w, $d, $l | ${theirs// /, } | $equal | $a, $b | $secs | $((kib / 1024)) |"
+  done <"$work/out"
+done
+exit $status
