@@ -219,13 +219,20 @@ func (g *Game) locate(s uint64) (int, uint64) {
 // Position returns the position of index s and whether s is legal (a
 // legal position and its class's representative).
 func (g *Game) Position(s uint64) (Position, bool) {
+	p, _, _, ok := g.decode(s)
+	return p, ok
+}
+
+// decode returns the position of index s, its tier and its index in the
+// tier's Endgame, and whether s is legal.
+func (g *Game) decode(s uint64) (p Position, k int, i uint64, ok bool) {
 	if s >= g.size {
-		return Position{}, false
+		return p, 0, 0, false
 	}
-	k, i := g.locate(s)
+	k, i = g.locate(s)
 	e := g.tiers[k].e
-	p := e.Decode(i)
-	return p, e.legalIndex(i, &p)
+	e.decodeInto(i, &p)
+	return p, k, i, e.legalIndex(i, &p)
 }
 
 // Index returns the index of position p's class, and false if p is not a
@@ -273,12 +280,12 @@ func (g *Game) Classify(s uint64) implicit.Kind {
 // ClassifyCount returns Classify(s) and, for an Inner s, its number of
 // moves (implicit.ClassifyCounter): the moves are listed once for both.
 func (g *Game) ClassifyCount(s uint64) (implicit.Kind, uint64) {
-	p, ok := g.Position(s)
+	p, k, i, ok := g.decode(s)
 	if !ok {
 		return implicit.Illegal, 0
 	}
 	var buf [128]uint64
-	n := len(g.moves(&p, s, buf[:0]))
+	n := len(g.moves(&p, k, i, buf[:0]))
 	if n == 0 {
 		return implicit.TerminalLoss, 0
 	}
@@ -294,33 +301,52 @@ func (g *Game) NumMoves(s uint64) uint64 {
 // Moves appends the classes that s's legal moves reach, each once; a
 // stalemate's only move is to itself.
 func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
-	p, ok := g.Position(s)
+	p, k, i, ok := g.decode(s)
 	if !ok {
 		return dst
 	}
-	return g.moves(&p, s, dst)
+	return g.moves(&p, k, i, dst)
 }
 
-// moves is Moves of p, the position of index s: none for a checkmate.
-func (g *Game) moves(p *Position, s uint64, dst []uint64) []uint64 {
+// moves is Moves of p, the position of index i of tier k: none for a
+// checkmate.
+func (g *Game) moves(p *Position, k int, i uint64, dst []uint64) []uint64 {
+	t := &g.tiers[k]
 	var buf [128]Move
 	moves := p.Moves(buf[:0])
 	if len(moves) == 0 {
 		if !p.InCheck(p.Turn) {
-			dst = append(dst, s)
+			dst = append(dst, t.start+i)
 		}
 		return dst
 	}
+	occ := p.occupancy()
 	from := len(dst)
 	for _, m := range moves {
+		if m.Promotion == King && !(occ[0] | occ[1]).Has(m.To) {
+			if next, ok := t.e.step(i, p.slot(m.From), m.From, m.To); ok {
+				dst = append(dst, t.start+next)
+				continue
+			}
+		}
 		q := p.Play(m)
-		i, ok := g.index(&q)
+		next, ok := g.index(&q)
 		if !ok {
 			panic(fmt.Sprintf("chess: %s: the move %v reaches %s, of no material of the game", p.FEN(), m, q.FEN()))
 		}
-		dst = append(dst, i)
+		dst = append(dst, next)
 	}
 	return distinct(dst, from)
+}
+
+// slot returns the number of p's piece on square s.
+func (p *Position) slot(s Square) int {
+	for j, pc := range p.List() {
+		if pc.Square == s {
+			return j
+		}
+	}
+	panic("chess: no piece on " + s.String())
 }
 
 // distinct drops the repeats among dst[from:].
@@ -352,7 +378,7 @@ func (g *Game) TierUnmoves(t uint64, _ bool, dst []uint64) []uint64 {
 
 // unmoves is Unmoves, with the un-conversions only if conversions is set.
 func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
-	p, ok := g.Position(t)
+	p, k, i, ok := g.decode(t)
 	if !ok {
 		return dst
 	}
@@ -360,8 +386,14 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 	if p.Status() == Stalemate {
 		dst = append(dst, t)
 	}
-	var buf [128]Position
-	for _, q := range p.Unmoves(buf[:0]) {
+	tier := &g.tiers[k]
+	var steps [128]unmove
+	for _, u := range p.unmoves(steps[:0]) {
+		if prev, ok := tier.e.step(i, u.j, p.Pieces[u.j].Square, u.from); ok {
+			dst = append(dst, tier.start+prev)
+			continue
+		}
+		q := p.unplay(u)
 		if s, ok := g.index(&q); ok {
 			dst = append(dst, s)
 		}
@@ -369,13 +401,14 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 	if !conversions {
 		return distinct(dst, from)
 	}
+	var buf [128]Position
 	key := positionKey(&p)
 	symmetric := swapKey(key) == key
 	// A material without pawns is kept up to the board's 8 symmetries, a
 	// parent with pawns up to the mirror only: its promotions and
 	// captures reach every image of t's position.
 	images := 1
-	if k, _ := g.locate(t); g.pawns && g.tiers[k].e.syms == 8 {
+	if g.pawns && tier.e.syms == 8 {
 		images = 8
 	}
 	for sym := range images {

@@ -27,6 +27,14 @@ type Endgame struct {
 	radix  []uint64      // squares per piece other than a king, in slot order
 	others []int         // those pieces' slots
 	half   uint64        // positions per side to move
+	// For step: the index's stride per square of each slot's piece (0
+	// for the kings), whether a slot's piece has a twin (another of its
+	// kind and colour), the stride of the king pair, and whether a pair
+	// is brought into the table by the identity alone.
+	weight  []uint64
+	twin    []bool
+	kkWidth uint64
+	alone   []bool
 }
 
 type kingPair struct{ w, b Square }
@@ -91,11 +99,51 @@ func NewEndgame(m Material) (*Endgame, error) {
 			}
 		}
 	}
-	e.half = uint64(len(e.kk))
+	e.kkWidth = 1
 	for _, r := range e.radix {
-		e.half *= r
+		e.kkWidth *= r
+	}
+	e.half = uint64(len(e.kk)) * e.kkWidth
+	e.weight = make([]uint64, len(e.slots))
+	w := uint64(1)
+	for j := len(e.others) - 1; j >= 0; j-- {
+		e.weight[e.others[j]] = w
+		w *= e.radix[j]
+	}
+	for j, pc := range e.slots {
+		e.twin = append(e.twin, j > 0 && e.slots[j-1] == pc || j+1 < len(e.slots) && e.slots[j+1] == pc)
+	}
+	for _, kk := range e.kk {
+		images := 0
+		for t := range e.syms {
+			if e.kkOf[symSquare[t][kk.w]][symSquare[t][kk.b]] >= 0 {
+				images++
+			}
+		}
+		e.alone = append(e.alone, images == 1)
 	}
 	return e, nil
+}
+
+// step returns the index after the piece of slot j of position i (legal,
+// a representative) moves from square from to to, the turn passing, where
+// plain arithmetic finds it: not a king (the pair of kings stays), no twin
+// (the pieces stay in order), and kings that no other symmetry brings into
+// the table (the moved position is its class's representative). ok is
+// false otherwise, and the index must be found from the position.
+func (e *Endgame) step(i uint64, j int, from, to Square) (uint64, bool) {
+	w := e.weight[j]
+	if w == 0 || e.twin[j] {
+		return 0, false
+	}
+	turned := i + e.half
+	if i >= e.half {
+		turned = i - e.half
+	}
+	if !e.alone[(turned%e.half)/e.kkWidth] {
+		return 0, false
+	}
+	return uint64(int64(turned) + (int64(to)-int64(from))*int64(w)), true
 }
 
 // kingsCanonical reports whether kings on w (White's) and b are in the

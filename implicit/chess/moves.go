@@ -116,9 +116,35 @@ func (p *Position) play(m Move) Position {
 // that side to move and the other not in check. Captures and promotions
 // come from other materials and are not among them.
 func (p *Position) Unmoves(dst []Position) []Position {
+	var buf [128]unmove
+	for _, u := range p.unmoves(buf[:0]) {
+		dst = append(dst, p.unplay(u))
+	}
+	return dst
+}
+
+// unmove is an un-move within a material: the piece p.Pieces[j] came from
+// square from.
+type unmove struct {
+	j    int
+	from Square
+}
+
+// unplay returns the position before un-move u, in signature order.
+func (p *Position) unplay(u unmove) Position {
+	q := *p
+	q.Turn = p.Turn.Other()
+	q.Pieces[u.j].Square = u.from
+	q.Sort()
+	return q
+}
+
+// unmoves appends p's un-moves (see Unmoves).
+func (p *Position) unmoves(dst []unmove) []unmove {
 	occ := p.occupancy()
 	all := occ[0] | occ[1]
 	them := p.Turn.Other() // the side that moved last
+	king := p.king(p.Turn)
 	for j, pc := range p.List() {
 		if pc.Color != them {
 			continue
@@ -144,14 +170,24 @@ func (p *Position) Unmoves(dst []Position) []Position {
 			from = attacks(pc.Kind, them, pc.Square, all) &^ all
 		}
 		for ; from != 0; from &= from - 1 {
-			q := *p
-			q.Turn = them
-			q.Pieces[j].Square = from.First()
-			q.Sort()
-			if q.InCheck(p.Turn) {
-				continue // the side to move in p stood in check with the other to move
+			f := from.First()
+			// The side to move in p must not have stood in check with the
+			// other to move.
+			before := all&^Bit(pc.Square) | Bit(f)
+			checked := false
+			for k, other := range p.List() {
+				sq := other.Square
+				if k == j {
+					sq = f
+				}
+				if other.Color == them && attacks(other.Kind, them, sq, before).Has(king) {
+					checked = true
+					break
+				}
 			}
-			dst = append(dst, q)
+			if !checked {
+				dst = append(dst, unmove{j, f})
+			}
 		}
 	}
 	return dst
