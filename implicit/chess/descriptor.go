@@ -21,10 +21,12 @@ a smaller endgame, solved first, as a tier of the same solve.
 
 The rules are the laws of chess without castling, the 50-move rule or the
 dead-position rule; a repeated position is a draw, a stalemate a draw and
-a checkmate a loss for the side to move. En passant is not played yet.
+a checkmate a loss for the side to move. A stored position has no
+en-passant right, but a double step that the opponent can take en passant
+leads to a position where that capture is open, and its value counts it.
 
-Positions are written in FEN, its first four fields (castling and en
-passant "-"): "8/8/8/8/8/2k5/8/KQ1r4 w - -".
+Positions are written in FEN, its first four fields (castling "-", en
+passant "-" or the square passed over): "8/8/8/8/8/2k5/8/KQ1r4 w - -".
 
 Output: a line per side to move,
   white to move: W wins, D draws, L losses; longest win A plies, longest loss B plies

@@ -20,8 +20,9 @@ import (
 // its un-moves the distinct classes that reach it: where two moves reach
 // one class they count once, which leaves every value and depth as they
 // are. A stalemate moves to itself (a draw); a checkmate is a terminal
-// loss. En passant is not played yet: the published statistics of the
-// endgames with pawns on both sides count it (GAMES.md, chess).
+// loss. A double step that the opponent can take en passant leads to a
+// node of its own, indexed after the tier's stored positions
+// (enpassant.go).
 type Game struct {
 	tiers  []gameTier
 	byKey  keyTable // a tier's material (materialKey, as it is kept) to its number
@@ -194,6 +195,9 @@ func flip(p *Position) Position {
 	for i, pc := range p.List() {
 		q.Pieces[i] = Piece{pc.Kind, pc.Color.Other(), pc.Square ^ 56}
 	}
+	if p.EP != 0 {
+		q.EP = p.EP ^ 56
+	}
 	q.Sort()
 	return q
 }
@@ -229,10 +233,16 @@ func (g *Game) decode(s uint64) (p Position, k int, i uint64, ok bool) {
 	if s >= g.size {
 		return p, 0, 0, false
 	}
+	p, k, i = g.decodeLegal(s)
+	return p, k, i, g.tiers[k].e.legalIndex(i, &p)
+}
+
+// decodeLegal is decode of a legal index s, for Moves and Unmoves (which
+// the contract defines for legal positions only): it spares the check.
+func (g *Game) decodeLegal(s uint64) (p Position, k int, i uint64) {
 	k, i = g.locate(s)
-	e := g.tiers[k].e
-	e.decodeInto(i, &p)
-	return p, k, i, e.legalIndex(i, &p)
+	g.tiers[k].e.decodeInto(i, &p)
+	return p, k, i
 }
 
 // Index returns the index of position p's class, and false if p is not a
@@ -299,12 +309,10 @@ func (g *Game) NumMoves(s uint64) uint64 {
 }
 
 // Moves appends the classes that s's legal moves reach, each once; a
-// stalemate's only move is to itself.
+// stalemate's only move is to itself. s must be legal (see Classify), as
+// for Unmoves.
 func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
-	p, k, i, ok := g.decode(s)
-	if !ok {
-		return dst
-	}
+	p, k, i := g.decodeLegal(s)
 	return g.moves(&p, k, i, dst)
 }
 
@@ -323,7 +331,9 @@ func (g *Game) moves(p *Position, k int, i uint64, dst []uint64) []uint64 {
 	occ := p.occupancy()
 	from := len(dst)
 	for _, m := range moves {
-		if m.Promotion == King && !(occ[0] | occ[1]).Has(m.To) {
+		// Not from an en-passant node (whose index is not a position's),
+		// nor a double step (which may lead to one).
+		if m.Promotion == King && !(occ[0] | occ[1]).Has(m.To) && p.EP == 0 && m.To-m.From != 16 && m.From-m.To != 16 {
 			if next, ok := t.e.step(i, p.slot(m.From), m.From, m.To); ok {
 				dst = append(dst, t.start+next)
 				continue
@@ -378,27 +388,26 @@ func (g *Game) TierUnmoves(t uint64, _ bool, dst []uint64) []uint64 {
 
 // unmoves is Unmoves, with the un-conversions only if conversions is set.
 func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
-	p, k, i, ok := g.decode(t)
-	if !ok {
-		return dst
-	}
+	p, k, i := g.decodeLegal(t)
 	from := len(dst)
-	if p.Status() == Stalemate {
+	if p.EP == 0 && !p.InCheck(p.Turn) && !p.hasMove() { // a stalemate moves to itself
 		dst = append(dst, t)
 	}
 	tier := &g.tiers[k]
 	var steps [128]unmove
 	for _, u := range p.unmoves(steps[:0]) {
-		if prev, ok := tier.e.step(i, u.j, p.Pieces[u.j].Square, u.from); ok {
-			dst = append(dst, tier.start+prev)
-			continue
+		if p.EP == 0 && u.ep == 0 {
+			if prev, ok := tier.e.step(i, u.j, p.Pieces[u.j].Square, u.from); ok {
+				dst = append(dst, tier.start+prev)
+				continue
+			}
 		}
 		q := p.unplay(u)
 		if s, ok := g.index(&q); ok {
 			dst = append(dst, s)
 		}
 	}
-	if !conversions {
+	if !conversions || p.EP != 0 { // an en-passant node is reached by its double step only
 		return distinct(dst, from)
 	}
 	var buf [128]Position
@@ -435,6 +444,9 @@ func (p *Position) image(sym int) Position {
 	q := Position{N: p.N, Turn: p.Turn}
 	for i, pc := range p.List() {
 		q.Pieces[i] = Piece{pc.Kind, pc.Color, symSquare[sym][pc.Square]}
+	}
+	if p.EP != 0 {
+		q.EP = symSquare[sym][p.EP]
 	}
 	q.Sort()
 	return q
@@ -479,8 +491,16 @@ func (g *Game) unconversions(p *Position, dst []Position) []Position {
 			q.add(Piece{taken, us, to})
 		}
 		q.Sort()
-		if q.Legal() {
-			dst = append(dst, q)
+		if !q.Legal() {
+			return
+		}
+		dst = append(dst, q)
+		if q.bothPawns() { // q as an en-passant node makes the same move
+			var buf [4]Square
+			for _, s := range q.enPassant(buf[:0]) {
+				q.EP = s
+				dst = append(dst, q)
+			}
 		}
 	}
 	for j, pc := range p.List() {
@@ -501,6 +521,22 @@ func (g *Game) unconversions(p *Position, dst []Position) []Position {
 			}
 			for f := froms; f != 0; f &= f - 1 {
 				add(j, f.First(), pc.Kind, taken)
+			}
+		}
+		// En passant: a pawn of them on the square a pawn of us passed
+		// over, which stood beyond it.
+		if taken := Square(int(to) - pawnStep(them)); pc.Kind == Pawn && taken.Rank() == doubleRank(us) &&
+			!all.Has(taken) && !all.Has(Square(int(to)+pawnStep(them))) && g.has(parent(Pawn, Pawn, Pawn)) {
+			for f := pawnAttacks[us][to] &^ all; f != 0; f &= f - 1 {
+				q := *p
+				q.Turn = them
+				q.Pieces[j].Square = f.First()
+				q.add(Piece{Pawn, us, taken})
+				q.EP = to
+				q.Sort()
+				if q.Legal() {
+					dst = append(dst, q)
+				}
 			}
 		}
 		// Promotions, with a capture or without.
@@ -529,13 +565,17 @@ func (g *Game) Describe(s uint64) string {
 	return p.FEN()
 }
 
-// ParsePosition reads a position in FEN, of one of the game's materials.
+// ParsePosition reads a position in FEN, of one of the game's materials;
+// an en-passant square where no capture is open is dropped.
 // The ranks may also stand on lines of their own (query reads a game's
 // lines joined by '/' and gives them back on lines).
 func (g *Game) ParsePosition(text string) (uint64, error) {
 	p, err := ParseFEN(strings.ReplaceAll(strings.TrimSpace(text), "\n", "/"))
 	if err != nil {
 		return 0, err
+	}
+	if p.EP != 0 && !p.hasEP() {
+		p.EP = 0 // a double step that opens no capture: the position as stored
 	}
 	if !p.Legal() {
 		return 0, fmt.Errorf("%s: not a legal position (two pieces on a square, kings side by side, a pawn on the first or last rank, or the side not to move in check)", p.FEN())

@@ -1,6 +1,9 @@
 package chess
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Endgame numbers the positions of one material over [0, Size()): White to
 // move in the first half, Black in the second. Within a half, the index is
@@ -35,6 +38,12 @@ type Endgame struct {
 	twin    []bool
 	kkWidth uint64
 	alone   []bool
+	// The en-passant nodes (enpassant.go): a region of half indices per
+	// pawn whose double step may be taken en passant (a pawn of a side
+	// whose opponent has one), after the stored positions: epSlots[r] is
+	// region r's pawn's slot, epRegion[j] slot j's region or -1.
+	epSlots  []int
+	epRegion []int
 }
 
 type kingPair struct{ w, b Square }
@@ -113,6 +122,13 @@ func NewEndgame(m Material) (*Endgame, error) {
 	for j, pc := range e.slots {
 		e.twin = append(e.twin, j > 0 && e.slots[j-1] == pc || j+1 < len(e.slots) && e.slots[j+1] == pc)
 	}
+	for j, pc := range e.slots {
+		e.epRegion = append(e.epRegion, -1)
+		if pc.Kind == Pawn && slices.Contains(m.Pieces[pc.Color.Other()], Pawn) {
+			e.epRegion[j] = len(e.epSlots)
+			e.epSlots = append(e.epSlots, j)
+		}
+	}
 	for _, kk := range e.kk {
 		images := 0
 		for t := range e.syms {
@@ -162,8 +178,9 @@ func (e *Endgame) kingsCanonical(w, b Square) bool {
 // Material returns the endgame's material.
 func (e *Endgame) Material() Material { return e.m.clone() }
 
-// Size returns the number of indices: both sides to move.
-func (e *Endgame) Size() uint64 { return 2 * e.half }
+// Size returns the number of indices: both sides to move, then the
+// en-passant nodes' regions.
+func (e *Endgame) Size() uint64 { return uint64(2+len(e.epSlots)) * e.half }
 
 // KingPairs returns the number of pairs of kings of representatives (462
 // without pawns, 1806 with).
@@ -181,10 +198,18 @@ func (e *Endgame) Decode(i uint64) Position {
 // decodeInto is Decode into p.
 func (e *Endgame) decodeInto(i uint64, p *Position) {
 	p.N = copy(p.Pieces[:], e.slots)
-	p.Turn = White
-	if i >= e.half {
+	p.Turn, p.EP = White, 0
+	pawn := -1
+	switch {
+	case i >= 2*e.half:
+		r := (i - 2*e.half) / e.half
+		i = (i - 2*e.half) % e.half
+		pawn = e.epSlots[r]
+		p.Turn = e.slots[pawn].Color.Other()
+	case i >= e.half:
 		p.Turn, i = Black, i-e.half
 	}
+
 	for j := len(e.others) - 1; j >= 0; j-- {
 		d := Square(i % e.radix[j])
 		i /= e.radix[j]
@@ -195,6 +220,11 @@ func (e *Endgame) decodeInto(i uint64, p *Position) {
 	}
 	kk := e.kk[i]
 	p.Pieces[0].Square, p.Pieces[e.bk].Square = kk.w, kk.b
+	if pawn >= 0 { // the index has the pawn on the square it passed over
+		p.EP = p.Pieces[pawn].Square
+		p.Pieces[pawn].Square = Square(int(p.EP) + pawnStep(e.slots[pawn].Color))
+		p.Sort()
+	}
 }
 
 // encode returns the index of p, a position of this material in signature
@@ -245,6 +275,9 @@ func (e *Endgame) Index(p Position) (uint64, bool) {
 // pair; ok is false if none is (a king pair no symmetry brings into the
 // table: none, as every pair has an image there).
 func (e *Endgame) canonical(p *Position) (uint64, bool) {
+	if p.EP != 0 {
+		return e.epCanonical(p)
+	}
 	best, found := uint64(0), false
 	img := Position{N: p.N, Turn: p.Turn}
 	for t := range e.syms {

@@ -1,6 +1,9 @@
 package chess
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Move is a move of the piece on From to To, promoting a pawn to Promotion
 // (King where it is not a promotion).
@@ -22,9 +25,18 @@ func (m Move) String() string {
 var promotions = [4]Kind{Queen, Rook, Bishop, Knight}
 
 // Moves appends the legal moves of the side to move in p to dst: every
-// move of the rules but castling and en passant (GAMES.md, chess) that
-// does not leave its own king attacked.
-func (p *Position) Moves(dst []Move) []Move {
+// move of the rules but castling (GAMES.md, chess) that does not leave its
+// own king attacked; en passant where p.EP is set.
+func (p *Position) Moves(dst []Move) []Move { return p.moves(dst, false) }
+
+// hasMove reports whether the side to move in p has a legal move.
+func (p *Position) hasMove() bool {
+	var buf [8]Move
+	return len(p.moves(buf[:0], true)) > 0
+}
+
+// moves is Moves, stopping at the first legal move if first is set.
+func (p *Position) moves(dst []Move, first bool) []Move {
 	occ := p.occupancy()
 	all := occ[0] | occ[1]
 	us := p.Turn
@@ -55,6 +67,9 @@ func (p *Position) Moves(dst []Move) []Move {
 			targets = attacks(pc.Kind, us, pc.Square, all) &^ occ[us]
 		}
 		for ; targets != 0; targets &= targets - 1 {
+			if first && len(dst) > 0 {
+				return dst
+			}
 			to := targets.First()
 			if pc.Kind == Pawn && (to.Rank() == 0 || to.Rank() == 7) {
 				for _, k := range promotions {
@@ -63,6 +78,9 @@ func (p *Position) Moves(dst []Move) []Move {
 				continue
 			}
 			dst = p.appendLegal(dst, Move{pc.Square, to, King}, king, all)
+		}
+		if pc.Kind == Pawn && p.EP != 0 && pawnAttacks[us][pc.Square].Has(p.EP) && p.epSafe(pc.Square, p.EP, king, all) {
+			dst = append(dst, Move{pc.Square, p.EP, King})
 		}
 	}
 	return dst
@@ -92,12 +110,23 @@ func (p *Position) Play(m Move) Position {
 	return q
 }
 
-// play is Play without putting the pieces back in order.
+// play is Play without putting the pieces back in order. A pawn's move to
+// p.EP takes en passant; a pawn's double step after which the opponent
+// can take it en passant sets the new position's EP.
 func (p *Position) play(m Move) Position {
 	q := Position{Turn: p.Turn.Other()}
+	taken, pawn := m.To, false
+	for _, pc := range p.List() {
+		if pc.Square == m.From && pc.Kind == Pawn {
+			pawn = true
+			if p.EP != 0 && m.To == p.EP {
+				taken = Square(int(m.To) - pawnStep(p.Turn))
+			}
+		}
+	}
 	for _, pc := range p.List() {
 		switch pc.Square {
-		case m.To:
+		case taken:
 			continue // captured
 		case m.From:
 			pc.Square = m.To
@@ -106,6 +135,15 @@ func (p *Position) play(m Move) Position {
 			}
 		}
 		q.add(pc)
+	}
+	if pawn && (m.To-m.From == 16 || m.From-m.To == 16) {
+		skip := (m.From + m.To) / 2
+		var buf [4]Square
+		for _, s := range q.enPassant(buf[:0]) {
+			if s == skip {
+				q.EP = skip
+			}
+		}
 	}
 	return q
 }
@@ -124,10 +162,11 @@ func (p *Position) Unmoves(dst []Position) []Position {
 }
 
 // unmove is an un-move within a material: the piece p.Pieces[j] came from
-// square from.
+// square from, in the position with en-passant square ep (0 for none).
 type unmove struct {
 	j    int
 	from Square
+	ep   Square
 }
 
 // unplay returns the position before un-move u, in signature order.
@@ -135,16 +174,27 @@ func (p *Position) unplay(u unmove) Position {
 	q := *p
 	q.Turn = p.Turn.Other()
 	q.Pieces[u.j].Square = u.from
+	q.EP = u.ep
 	q.Sort()
 	return q
 }
 
-// unmoves appends p's un-moves (see Unmoves).
+// unmoves appends p's un-moves (see Unmoves). An en-passant node's only
+// un-move is its double step. A double step that leads to an en-passant
+// node does not lead to p, and each position before p that may be an
+// en-passant node precedes p both as it stands and as that node.
 func (p *Position) unmoves(dst []unmove) []unmove {
 	occ := p.occupancy()
 	all := occ[0] | occ[1]
 	them := p.Turn.Other() // the side that moved last
 	king := p.king(p.Turn)
+	ep := p.bothPawns()
+	if p.EP != 0 {
+		j := p.slot(Square(int(p.EP) + pawnStep(them)))
+		return p.withEP(dst, unmove{j, Square(int(p.EP) - pawnStep(them)), 0}, ep)
+	}
+	var eps [4]Square
+	opened := p.enPassant(eps[:0]) // the squares a double step into p would open
 	for j, pc := range p.List() {
 		if pc.Color != them {
 			continue
@@ -162,7 +212,7 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 				if them == Black {
 					fourth = 4
 				}
-				if two := Square(int(one) + step); pc.Square.Rank() == fourth && !all.Has(two) {
+				if two := Square(int(one) + step); pc.Square.Rank() == fourth && !all.Has(two) && !slices.Contains(opened, one) {
 					from |= Bit(two)
 				}
 			}
@@ -186,7 +236,7 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 				}
 			}
 			if !checked {
-				dst = append(dst, unmove{j, f})
+				dst = p.withEP(dst, unmove{j, f, 0}, ep)
 			}
 		}
 	}
@@ -207,8 +257,7 @@ const (
 // Status returns whether the side to move in p is mated, stalemated or
 // still playing.
 func (p *Position) Status() Status {
-	var buf [256]Move
-	if len(p.Moves(buf[:0])) > 0 {
+	if p.hasMove() {
 		return Playing
 	}
 	if p.InCheck(p.Turn) {

@@ -20,6 +20,11 @@ type Position struct {
 	Pieces [MaxPieces]Piece // the first N are the position's
 	N      int
 	Turn   Color
+	// EP is the square an en-passant capture moves to (the one a pawn of
+	// the side not to move passed over with its double step on the move
+	// just played), or 0 (a1, never one) for none: the node a double step
+	// leads to when the capture is open to the side to move (enpassant.go).
+	EP Square
 }
 
 // NewPosition returns the position of pieces (at most MaxPieces) with
@@ -114,7 +119,8 @@ func (p *Position) InCheck(c Color) bool {
 
 // Legal reports whether p is a position of this package (GAMES.md, chess):
 // one king a side, no two pieces on one square, the kings not adjacent, no
-// pawn on the first or last rank, the side not to move not in check.
+// pawn on the first or last rank, the side not to move not in check, and
+// an en-passant square only where the capture is open (see enPassant).
 func (p *Position) Legal() bool {
 	var all Bitboard
 	kings := [2]int{}
@@ -130,14 +136,14 @@ func (p *Position) Legal() bool {
 			return false
 		}
 	}
-	if kings != [2]int{1, 1} || kingAttacks[p.king(White)].Has(p.king(Black)) {
+	if kings != [2]int{1, 1} || kingAttacks[p.king(White)].Has(p.king(Black)) || p.InCheck(p.Turn.Other()) {
 		return false
 	}
-	return !p.InCheck(p.Turn.Other())
+	return p.EP == 0 || p.hasEP()
 }
 
 // FEN writes p's first four FEN fields: the board, the side to move, no
-// castling, no en passant ("8/8/8/8/8/8/8/K1k5 w - -").
+// castling, and the en-passant square or none ("8/8/8/8/8/8/8/K1k5 w - -").
 func (p *Position) FEN() string {
 	var board [64]byte
 	for _, pc := range p.List() {
@@ -168,12 +174,18 @@ func (p *Position) FEN() string {
 			b.WriteByte('/')
 		}
 	}
-	b.WriteString(" " + "wb"[p.Turn:p.Turn+1] + " - -")
+	b.WriteString(" " + "wb"[p.Turn:p.Turn+1] + " - ")
+	if p.EP != 0 {
+		b.WriteString(p.EP.String())
+	} else {
+		b.WriteByte('-')
+	}
 	return b.String()
 }
 
 // ParseFEN reads a position from FEN: the board, the side to move,
-// castling (only "-") and en passant ("-"), and optionally the two move
+// castling (only "-") and en passant ("-" or a square on the rank a pawn
+// of the side not to move passes over), and optionally the two move
 // counters, which are ignored. It checks the text, not the rules (see
 // Legal). An error names the field and the character that is wrong.
 func ParseFEN(fen string) (Position, error) {
@@ -230,10 +242,14 @@ func ParseFEN(fen string) (Position, error) {
 		return p, fmt.Errorf("FEN %q: castling %q: endgames have no castling, want -", fen, fields[2])
 	}
 	if fields[3] != "-" {
-		if _, err := ParseSquare(fields[3]); err != nil {
+		ep, err := ParseSquare(fields[3])
+		if err != nil {
 			return p, fmt.Errorf("FEN %q: en passant: %v", fen, err)
 		}
-		return p, fmt.Errorf("FEN %q: en passant %s: a stored position has no en-passant right, want -", fen, fields[3])
+		if want := doubleRank(p.Turn.Other()) - pawnStep(p.Turn.Other())/8; ep.Rank() != want {
+			return p, fmt.Errorf("FEN %q: en passant %s: with %s to move, want a square on rank %d or -", fen, fields[3], p.Turn, want+1)
+		}
+		p.EP = ep
 	}
 	p.Sort()
 	return p, nil

@@ -52,6 +52,22 @@ func Check(g implicit.Game, samples int, seed uint64) error {
 	return nil
 }
 
+// CheckPositions is Check on the given positions (the illegal ones are
+// skipped): for a game's rare kinds of position, which random indices
+// seldom hit.
+func CheckPositions(g implicit.Game, positions []uint64) error {
+	c := checker{g: g, n: g.Size()}
+	for _, s := range positions {
+		if s >= c.n {
+			return fmt.Errorf("gametest: position %d out of range [0, %d)", s, c.n)
+		}
+		if err := c.position(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 type checker struct {
 	g       implicit.Game
 	n       uint64
