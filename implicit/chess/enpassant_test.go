@@ -59,7 +59,7 @@ func TestEnPassantExample(t *testing.T) {
 func TestEnPassantContract(t *testing.T) {
 	sigs := []string{"KPvKP"}
 	if testsize.Long() {
-		sigs = append(sigs, "KPPvKP", "KPvKPP", "KRPvKP")
+		sigs = append(sigs, "KPPvKP", "KRPvKP")
 	}
 	for _, sig := range sigs {
 		m, _ := ParseMaterial(sig)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/retro-solver/retro/implicit"
 )
@@ -29,6 +30,11 @@ type Game struct {
 	size   uint64
 	itiers []implicit.Tier
 	pawns  bool // some material of the game has pawns
+	// plain: the game of Played, every position its own index, every
+	// material in its own colours.
+	plain      bool
+	playedOnce sync.Once
+	played     *Game
 }
 
 type gameTier struct {
@@ -108,9 +114,15 @@ func positionKey(p *Position) uint32 {
 func swapKey(k uint32) uint32 { return k>>15 | (k&(1<<15-1))<<15 }
 
 // NewGame returns the endgame of material root and its descendants.
-func NewGame(root Material) (*Game, error) {
-	g := &Game{}
+func NewGame(root Material) (*Game, error) { return newGame(root, false) }
+
+// newGame is NewGame, or with plain set the game of Played.
+func newGame(root Material, plain bool) (*Game, error) {
+	g := &Game{plain: plain}
 	queue := []Material{root}
+	if plain { // every material in both colour orders, as a position may be typed
+		queue = append(queue, root.Swapped())
+	}
 	for len(queue) > 0 {
 		m := queue[0]
 		queue = queue[1:]
@@ -118,12 +130,12 @@ func NewGame(root Material) (*Game, error) {
 		if _, ok := g.byKey.get(key); ok {
 			continue
 		}
-		if len(g.tiers) > 0 {
+		if len(g.tiers) > 0 && !plain {
 			if _, ok := g.byKey.get(swapKey(key)); ok {
 				continue
 			}
 		}
-		e, err := NewEndgame(m)
+		e, err := newEndgame(m, plain)
 		if err != nil {
 			return nil, err
 		}
@@ -132,7 +144,10 @@ func NewGame(root Material) (*Game, error) {
 		g.tiers = append(g.tiers, gameTier{e: e, start: g.size})
 		g.size += e.Size()
 		for _, c := range children(m) {
-			if materialKey(c) < materialKey(c.Swapped()) {
+			switch {
+			case plain:
+				queue = append(queue, c.Swapped())
+			case materialKey(c) < materialKey(c.Swapped()):
 				c = c.Swapped()
 			}
 			queue = append(queue, c)
@@ -269,7 +284,7 @@ func (g *Game) indexFlipped(p *Position) (i uint64, flipped, ok bool) {
 	key := positionKey(p)
 	k, ok := g.byKey.get(key)
 	if !ok {
-		if k, ok = g.byKey.get(swapKey(key)); !ok {
+		if k, ok = g.byKey.get(swapKey(key)); !ok || g.plain {
 			return 0, false, false
 		}
 		q := flip(p)
@@ -427,7 +442,7 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 				dst = append(dst, s)
 			}
 		}
-		if !symmetric {
+		if !symmetric && !g.plain {
 			turned := flip(&b)
 			for _, q := range g.unconversions(&turned, buf[:0]) {
 				if s, ok := g.index(&q); ok {
@@ -453,13 +468,13 @@ func (p *Position) image(sym int) Position {
 }
 
 // has reports whether the game holds the material of key, in either
-// colour order.
+// colour order (in its own only, for the game of Played).
 func (g *Game) has(key uint32) bool {
 	if _, ok := g.byKey.get(key); ok {
 		return true
 	}
 	_, ok := g.byKey.get(swapKey(key))
-	return ok
+	return ok && !g.plain
 }
 
 // unconversions appends the positions of the game's materials from which
@@ -557,6 +572,29 @@ func (g *Game) unconversions(p *Position, dst []Position) []Position {
 		}
 	}
 	return dst
+}
+
+// Played returns the game over every position as it stands on the board:
+// no symmetry, each material in its own colours (implicit.AsPlayed), for
+// queries and play, whose positions and moves are then those the player
+// sees. Its Class maps them to this game's classes.
+func (g *Game) Played() implicit.Game { return g.playedGame() }
+
+func (g *Game) playedGame() *Game {
+	if g.plain {
+		return g
+	}
+	g.playedOnce.Do(func() {
+		g.played, _ = newGame(g.Root(), true) // the root was checked
+	})
+	return g.played
+}
+
+// Class returns g's index of position s of Played(): its class's.
+func (g *Game) Class(s uint64) uint64 {
+	p, _ := g.playedGame().Position(s)
+	i, _ := g.Index(p)
+	return i
 }
 
 // Describe writes position s as FEN.

@@ -2,7 +2,9 @@ package chess
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
@@ -57,6 +59,24 @@ func TestNaiveSolver(t *testing.T) {
 	if testsize.Long() {
 		sigs = append(sigs, "KRvK", "KBvK", "KNvK", "KPvK")
 	}
+	compareNaive(t, sigs)
+}
+
+// TestNaiveSolver4 is TestNaiveSolver on two endgames of four pieces,
+// KNNvK (identical pieces, the few forced mates) and KBvKN (captures into
+// four 3-piece endgames), every one of their 2 x 64^4 boards: minutes, so
+// it runs with RETRO_CHESS_SLOW=1 only.
+func TestNaiveSolver4(t *testing.T) {
+	if os.Getenv("RETRO_CHESS_SLOW") != "1" {
+		t.Skip("minutes: run with RETRO_CHESS_SLOW=1")
+	}
+	compareNaive(t, []string{"KNNvK", "KBvKN"})
+}
+
+// compareNaive solves each endgame of sigs with the sequential engine and
+// with naiveSolve, and compares every legal board.
+func compareNaive(t *testing.T, sigs []string) {
+	t.Helper()
 	solved := map[string]*naiveSolution{}
 	for _, sig := range sigs {
 		m, _ := ParseMaterial(sig)
@@ -128,21 +148,88 @@ func TestPublishedKQvKR(t *testing.T) {
 }
 
 // BenchmarkSolve solves whole endgames with the parallel engine: the
-// game's moves, un-moves and index at the solver's pace.
+// game's moves, un-moves and index at the solver's pace, each level
+// expanded as the engine chooses (auto), or pushed through un-moves only.
 func BenchmarkSolve(b *testing.B) {
-	for _, sig := range []string{"KQvK", "KRvKP"} {
-		b.Run(sig, func(b *testing.B) {
-			m, _ := ParseMaterial(sig)
-			g, err := NewGame(m)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				if _, err := engine.Parallel(context.Background(), g, engine.Options{}); err != nil {
+	for _, sig := range []string{"KQvK", "KQvKR"} {
+		for _, dir := range []engine.Direction{engine.Auto, engine.PushOnly} {
+			b.Run(sig+"/"+dir.String(), func(b *testing.B) {
+				m, _ := ParseMaterial(sig)
+				g, err := NewGame(m)
+				if err != nil {
 					b.Fatal(err)
 				}
+				for b.Loop() {
+					if _, err := engine.Parallel(context.Background(), g, engine.Options{Direction: dir}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(g.Size())*float64(b.N)/b.Elapsed().Seconds(), "indices/s")
+			})
+		}
+	}
+}
+
+// colourBlind returns the smaller of index i and that of its position
+// turned over (flip) where i's material is its own colour swap (KRvKR):
+// the two are the same game from either side, and the class game reaches
+// one or the other as the colours of the position a move starts from
+// fall.
+func colourBlind(g *Game, i uint64) uint64 {
+	p, _ := g.Position(i)
+	if key := positionKey(&p); swapKey(key) != key {
+		return i
+	}
+	q := flip(&p)
+	j, _ := g.Index(q)
+	return min(i, j)
+}
+
+// TestPlayed checks the game of every position as it stands (Played):
+// its contract (gametest), FEN read back exactly as written, and its
+// moves reaching, through Class, exactly the class game's moves (up to the
+// colours of a material that is its own swap: see colourBlind).
+func TestPlayed(t *testing.T) {
+	for _, sig := range []string{"KRvKP", "KPvKP", "KQvKR"} {
+		m, _ := ParseMaterial(sig)
+		g, err := NewGame(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		played := g.Played()
+		if err := gametest.Check(played, 300, 5); err != nil {
+			t.Fatalf("%s, played: %v", sig, err)
+		}
+		pn := played.(implicit.Notation)
+		rng := rand.New(rand.NewPCG(5, 6))
+		for range 300 {
+			p := randomPosition(rng, m)
+			if rng.IntN(2) == 0 {
+				p = flip(&p) // the colours the other way round, a material the class game turns over
 			}
-			b.ReportMetric(float64(g.Size())*float64(b.N)/b.Elapsed().Seconds(), "indices/s")
-		})
+			s, err := pn.ParsePosition(p.FEN())
+			if err != nil {
+				t.Fatalf("%s: %s: %v", sig, p.FEN(), err)
+			}
+			if got := pn.Describe(s); got != p.FEN() {
+				t.Fatalf("%s: %s reads back as %s", sig, p.FEN(), got)
+			}
+			c, ok := g.Index(p)
+			if !ok || g.Class(s) != c {
+				t.Fatalf("%s: %s: Class %d, its class's index %d", sig, p.FEN(), g.Class(s), c)
+			}
+			var classes, want []uint64
+			for _, u := range played.Moves(s, nil) {
+				classes = append(classes, colourBlind(g, g.Class(u)))
+			}
+			for _, u := range g.Moves(c, nil) {
+				want = append(want, colourBlind(g, u))
+			}
+			slices.Sort(classes)
+			slices.Sort(want)
+			if !slices.Equal(slices.Compact(classes), want) {
+				t.Fatalf("%s: %s: its moves reach the classes %v; the class game's moves are %v", sig, p.FEN(), classes, want)
+			}
+		}
 	}
 }

@@ -72,7 +72,11 @@ func init() {
 }
 
 // NewEndgame returns the index of material m's positions.
-func NewEndgame(m Material) (*Endgame, error) {
+func NewEndgame(m Material) (*Endgame, error) { return newEndgame(m, false) }
+
+// newEndgame is NewEndgame, or with plain set the index of every position
+// as it stands: no symmetry, every pair of kings (Game.Played).
+func newEndgame(m Material, plain bool) (*Endgame, error) {
 	if len(m.Pieces[0]) == 0 || len(m.Pieces[1]) == 0 || m.Pieces[0][0] != King || m.Pieces[1][0] != King {
 		return nil, fmt.Errorf("material %v: each side needs its king first", m)
 	}
@@ -82,6 +86,9 @@ func NewEndgame(m Material) (*Endgame, error) {
 	e := &Endgame{m: m.clone(), syms: 8, bk: len(m.Pieces[0])}
 	if m.HasPawns() {
 		e.syms = 2
+	}
+	if plain {
+		e.syms = 1
 	}
 	for c := range m.Pieces {
 		for _, k := range m.Pieces[c] {
@@ -165,7 +172,10 @@ func (e *Endgame) step(i uint64, j int, from, to Square) (uint64, bool) {
 // kingsCanonical reports whether kings on w (White's) and b are in the
 // form of a representative (see Endgame).
 func (e *Endgame) kingsCanonical(w, b Square) bool {
-	if e.syms == 2 {
+	switch e.syms {
+	case 1:
+		return true
+	case 2:
 		return w.File() <= 3
 	}
 	f, r := w.File(), w.Rank()

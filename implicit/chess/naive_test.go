@@ -235,6 +235,7 @@ type naiveSolution struct {
 	value  []int8  // per naive index: 0 unknown or draw, 1 win, 2 loss, -1 not a position
 	depth  []int16
 	boards uint64 // boards per side to move: 64^pieces
+	key    uint64 // the material's naiveKey
 }
 
 // naiveIndex numbers a board: the side to move, then each piece's square in
@@ -271,6 +272,11 @@ func naiveSolve(m Material, solved map[string]*naiveSolution) *naiveSolution {
 	s := &naiveSolution{m: m, boards: 1}
 	for c := range m.Pieces {
 		for _, k := range m.Pieces[c] {
+			s.key += naivePieceKey(Color(c), k)
+		}
+	}
+	for c := range m.Pieces {
+		for _, k := range m.Pieces[c] {
 			s.slots = append(s.slots, Piece{Kind: k, Color: Color(c)})
 			s.boards *= 64
 		}
@@ -281,7 +287,31 @@ func naiveSolve(m Material, solved map[string]*naiveSolution) *naiveSolution {
 		to    *naiveSolution
 		index uint64
 	}
-	succ := make([][]edge, n)
+	// The moves of every board are kept for 3 pieces; for more (64^4
+	// boards and more) they are generated again in each round instead.
+	lean := s.boards > 64*64*64
+	children := map[uint64]*naiveSolution{}
+	var succ [][]edge
+	if !lean {
+		succ = make([][]edge, n)
+	}
+	edges := func(i uint64, dst []edge) []edge {
+		p := s.board(i)
+		for _, name := range toNaive(p).naiveMoves() {
+			mv, _ := ParseMove(name)
+			q := p.Play(mv)
+			to := s
+			if k := naiveKey(&q); k != s.key {
+				if to = children[k]; to == nil {
+					to = naiveSolve(q.Material(), solved)
+					children[k] = to
+				}
+			}
+			// q is sorted in signature order: its pieces match to's slots.
+			dst = append(dst, edge{to, to.naiveIndex(q)})
+		}
+		return dst
+	}
 	stalemate := make([]bool, n)
 	for i := range n {
 		p := s.board(i)
@@ -290,20 +320,11 @@ func naiveSolve(m Material, solved map[string]*naiveSolution) *naiveSolution {
 			continue
 		}
 		nb := toNaive(p)
-		moves := nb.naiveMoves()
-		if len(moves) == 0 && !nb.inCheck(p.Turn) {
+		if len(nb.naiveMoves()) == 0 && !nb.inCheck(p.Turn) {
 			stalemate[i] = true
 		}
-		for _, name := range moves {
-			mv, _ := ParseMove(name)
-			q := p.Play(mv)
-			qm := q.Material()
-			to := s
-			if qm.String() != m.String() {
-				to = naiveSolve(qm, solved)
-			}
-			// q is sorted in signature order: its pieces match to's slots.
-			succ[i] = append(succ[i], edge{to, to.naiveIndex(q)})
+		if !lean {
+			succ[i] = edges(i, nil)
 		}
 	}
 	maxChild := 0
@@ -313,6 +334,7 @@ func naiveSolve(m Material, solved map[string]*naiveSolution) *naiveSolution {
 		}
 	}
 	done := make([]bool, n)
+	var buf []edge
 	for d := 0; ; d++ {
 		changed := false
 		var won, lost []uint64
@@ -321,7 +343,14 @@ func naiveSolve(m Material, solved map[string]*naiveSolution) *naiveSolution {
 				continue
 			}
 			win, allWins := false, true
-			for _, e := range succ[i] {
+			moves := buf[:0]
+			if lean {
+				moves = edges(i, buf[:0])
+				buf = moves
+			} else {
+				moves = succ[i]
+			}
+			for _, e := range moves {
 				v, dd := e.to.value[e.index], int(e.to.depth[e.index])
 				known := e.to != s || done[e.index]
 				if v == 2 && known && dd == d-1 {
@@ -373,3 +402,14 @@ func naiveLegal(p Position) bool {
 	}
 	return !b.inCheck(p.Turn.Other())
 }
+
+// naiveKey numbers p's material: a count of 4 bits per kind and colour.
+func naiveKey(p *Position) uint64 {
+	k := uint64(0)
+	for _, pc := range p.List() {
+		k += naivePieceKey(pc.Color, pc.Kind)
+	}
+	return k
+}
+
+func naivePieceKey(c Color, k Kind) uint64 { return 1 << (4 * (6*uint64(c) + uint64(k))) }
