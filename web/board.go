@@ -29,7 +29,44 @@ func boardOf(kind, text string) *board {
 // layouts place the points of games whose boards are not rows of cells on
 // a grid, by game: the page draws the grid's cells that are points, and
 // the game's lines between them.
-var layouts = map[string]func(text string) *board{"morris": morrisBoard}
+var layouts = map[string]func(text string) *board{"morris": morrisBoard, "chess": chessBoard}
+
+// chessBoard places a chess position in FEN ("8/8/8/8/8/2k5/8/KQ6 b - -")
+// on 8 rows of 8 cells, rank 8 first, '.' for an empty square, the FEN's
+// letters for the pieces; the caption is the side to move and the
+// en-passant square. nil if the text is not one.
+func chessBoard(text string) *board {
+	fields := strings.Fields(text)
+	if len(fields) < 4 {
+		return nil
+	}
+	ranks := strings.Split(fields[0], "/")
+	if len(ranks) != 8 {
+		return nil
+	}
+	b := &board{Caption: "white to move"}
+	if fields[1] == "b" {
+		b.Caption = "black to move"
+	}
+	if fields[3] != "-" {
+		b.Caption += ", en passant " + fields[3]
+	}
+	for _, rank := range ranks {
+		var row []byte
+		for i := range len(rank) {
+			if c := rank[i]; c >= '1' && c <= '8' {
+				row = append(row, strings.Repeat(".", int(c-'0'))...)
+			} else {
+				row = append(row, c)
+			}
+		}
+		if len(row) != 8 {
+			return nil
+		}
+		b.Rows = append(b.Rows, string(row))
+	}
+	return b
+}
 
 // morrisColumns gives, for each of the seven rows of a morris position
 // (row 7 first), the columns of the 7 x 7 grid (a to g) its points stand

@@ -28,3 +28,22 @@ func TestMorrisBoard(t *testing.T) {
 		t.Errorf("a quixo board drew %q", got.Rows)
 	}
 }
+
+// TestChessBoard places a chess position on 8 rows of 8 cells and finds
+// what a move changes: the square left and the square reached.
+func TestChessBoard(t *testing.T) {
+	b := boardOf("chess", "8/8/8/8/3pP3/8/8/4K2k b - e3")
+	want := []string{"........", "........", "........", "........", "...pP...", "........", "........", "....K..k"}
+	if !slices.Equal(b.Rows, want) || b.Caption != "black to move, en passant e3" {
+		t.Fatalf("rows %q, caption %q; want %q", b.Rows, b.Caption, want)
+	}
+	to := boardOf("chess", "8/8/8/8/3pP3/8/8/5K1k w - -")
+	if cells, now := b.changed(to); !slices.Equal(cells, [][2]int{{7, 4}, {7, 5}}) || now != ".K" {
+		t.Errorf("changed %v %q, want [[7 4] [7 5]] \".K\"", cells, now)
+	}
+	for _, bad := range []string{"8/8/8/8 w - -", "9/8/8/8/8/8/8/8 w - -", "8/8/8/8/8/8/8/8"} {
+		if got := chessBoard(bad); got != nil {
+			t.Errorf("%q drew %q", bad, got.Rows)
+		}
+	}
+}

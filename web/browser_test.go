@@ -7,6 +7,8 @@ import (
 	"image"
 	"image/color"
 	_ "image/png"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/retro-solver/retro/internal/testsize"
+	"github.com/retro-solver/retro/web"
 )
 
 // chromium finds a headless-capable Chromium: $RETRO_CHROMIUM, or one of
@@ -45,36 +48,7 @@ func TestBrowserPlaysQuixo(t *testing.T) {
 	fx := newFixture(t)
 	var start positionResp
 	fx.getJSON(t, "/api/games/q3/start", &start)
-
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 900),
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	var console []string
-	ctx, cancelTab := chromedp.NewContext(ctx, chromedp.WithErrorf(func(f string, a ...any) {
-		console = append(console, fmt.Sprintf(f, a...))
-	}))
-	defer cancelTab()
-	run := func(what string, a chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, a); err != nil {
-			t.Fatalf("%s: %v (browser errors: %q)", what, err, console)
-		}
-	}
-	eval := func(expr string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
-		if err != nil {
-			t.Fatalf("evaluating %s: %v", expr, err)
-		}
-		return v
-	}
+	ctx, run, eval, console := browser(t, bin)
 	run("loading the page", chromedp.Steps(chromedp.Navigate(fx.srv.URL+"/?game=q3"),
 		chromedp.WaitVisible(chromedp.CSS("#moves li.move.best"))))
 
@@ -108,7 +82,7 @@ func TestBrowserPlaysQuixo(t *testing.T) {
 		run(fmt.Sprintf("ply %d", ply), chromedp.Click(chromedp.CSS("#moves li.move.best")))
 		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(
 			`document.querySelectorAll("#history .ply").length === %d && !document.querySelector("#status").textContent.startsWith("loading")`, ply+1))); err != nil {
-			t.Fatalf("ply %d: the page did not move: %v (browser errors: %q)", ply, err, console)
+			t.Fatalf("ply %d: the page did not move: %v (browser errors: %q)", ply, err, *console)
 		}
 		if ply == 2 {
 			screenshot(t, ctx)
@@ -189,5 +163,67 @@ func screenshot(t *testing.T, ctx context.Context) {
 		if err := os.WriteFile(path, png, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// browser starts the headless Chromium bin and returns its tab and helpers
+// that run an action (failing the test with the browser's errors) and
+// evaluate an expression to a string; console holds the browser's errors.
+func browser(t *testing.T, bin string) (ctx context.Context, run func(string, chromedp.Action[chromedp.Void]), eval func(string) string, console *[]string) {
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 900),
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	console = new([]string)
+	ctx, cancelTab := chromedp.NewContext(ctx, chromedp.WithErrorf(func(f string, a ...any) {
+		*console = append(*console, fmt.Sprintf(f, a...))
+	}))
+	t.Cleanup(cancelTab)
+	run = func(what string, a chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, a); err != nil {
+			t.Fatalf("%s: %v (browser errors: %q)", what, err, *console)
+		}
+	}
+	eval = func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("evaluating %s: %v", expr, err)
+		}
+		return v
+	}
+	return ctx, run, eval, console
+}
+
+// TestBrowserChessBoard shows a KQvK position on the page: a board of 64
+// squares, light and dark, and the three pieces' glyphs.
+func TestBrowserChessBoard(t *testing.T) {
+	testsize.SkipUnlessLong(t)
+	bin, ok := chromium()
+	if !ok {
+		t.Skip("no Chromium found: install Debian's chromium package (apt-get install chromium) or set RETRO_CHROMIUM")
+	}
+	sg := solveToDB(t, "kqk", "chess", []string{"-material=KQvK"}, "")
+	s, err := web.New([]*web.Game{sg.Game})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	_, run, eval, _ := browser(t, bin)
+	run("loading the page", chromedp.Steps(chromedp.Navigate(srv.URL+"/?game=kqk&p="+url.QueryEscape("8/8/8/8/8/2k5/8/KQ6 b - -")),
+		chromedp.WaitVisible(chromedp.CSS("#moves li.move"))))
+	squares := eval(`String(document.querySelectorAll("#board rect[data-cell]").length)`)
+	dark := eval(`String([...document.querySelectorAll("#board rect[data-cell]")].filter(r => r.getAttribute("fill") === "#b58863").length)`)
+	glyphs := eval(`[...document.querySelectorAll("#board text")].map(t => t.textContent).sort().join("")`)
+	if squares != "64" || dark != "32" || glyphs != "♔♕♚" {
+		t.Fatalf("the board has %s squares, %s dark, pieces %q; want 64, 32 and ♔♕♚", squares, dark, glyphs)
 	}
 }

@@ -81,7 +81,13 @@ const cellStyles = {
   // there is none; the lines are drawn under them (boardLines).
   morris: { W: { piece: "disk", fill: "#fafafa", ring: "#222", point: true }, B: { piece: "disk", fill: "#222", point: true },
     ".": { point: true }, "+": { none: true } },
+  // Chess: FEN's letters (White's upper case) as the usual glyphs, on
+  // squares light and dark (squareColours).
+  chess: Object.fromEntries([..."KQRBNPkqrbnp"].map((ch, i) => [ch, { glyph: String.fromCodePoint(0x2654 + i) }])),
 };
+
+// squareColours are the light and dark squares of a chessboard, a1 dark.
+const squareColours = ["#f0d9b5", "#b58863"];
 
 // boardLines are the lines of the games whose boards are points joined by
 // lines, as [row, column] pairs of the grid the server places them on:
@@ -124,14 +130,17 @@ function drawGrid(svg, kind, rows, cell) {
       // A point of a board of lines is a dot on them, inside a cell
       // drawn only to be outlined (a move's changes).
       svg.append(el("svg:rect", { x: c * cell + gap, y: r * cell + gap, width: cell - 2 * gap, height: cell - 2 * gap,
-        fill: st.point ? "none" : st.bg || "var(--cell)", rx: cell / 10, "data-cell": `${r},${c}` }));
+        fill: st.point ? "none" : kind === "chess" ? squareColours[(r + c) % 2] : st.bg || "var(--cell)",
+        rx: kind === "chess" ? 0 : cell / 10, "data-cell": `${r},${c}` }));
       if (st.point) {
         const [px, py] = at(r, c);
         svg.append(el("svg:circle", { cx: px, cy: py, r: Math.max(cell * 0.1, 2), fill: "#555" }));
       }
       // On a large board's small cells, pieces stay big enough to see.
       const cx = c * cell + cell / 2, cy = r * cell + cell / 2, rad = Math.max(cell * 0.36, st.label ? 6 : 0);
-      if (st.piece === "disk") {
+      if (st.glyph) {
+        pieces.append(el("svg:text", { x: cx, y: cy + cell * 0.3, "text-anchor": "middle", "font-size": cell * 0.8, fill: "#111" }, st.glyph));
+      } else if (st.piece === "disk") {
         pieces.append(el("svg:circle", { cx, cy, r: rad, fill: st.fill, stroke: st.ring || "none", "stroke-width": Math.max(cell / 10, 1.5) }));
       } else if (st.piece === "cross") {
         const d = rad * 0.75;
