@@ -223,3 +223,11 @@ type Section struct {
 	Name       string
 	Start, End uint64
 }
+
+// MoveNamer is a Game that names its moves in a notation of its own:
+// MoveName(s, t) is the name of the move from position s to t (chess's
+// UCI form, "e7e8q"), or "" if t is not among s's moves. Queries print it
+// beside each move.
+type MoveNamer interface {
+	MoveName(s, t uint64) string
+}

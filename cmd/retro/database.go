@@ -212,8 +212,10 @@ func queryCmd(args []string, e *env) error {
 	return failed
 }
 
-// moveJSON is a position in query -json.
+// moveJSON is a position in query -json; a move's name (Move) where the
+// game names its moves (implicit.MoveNamer).
 type moveJSON struct {
+	Move     string     `json:"move,omitempty"`
 	Position string     `json:"position"`
 	Index    uint64     `json:"index"`
 	Value    string     `json:"value"`
@@ -235,11 +237,17 @@ func writeQuery(out *bufio.Writer, p query.Solved, s uint64, asJSON bool) error 
 	if err != nil {
 		return err
 	}
+	name := func(t uint64) string { return "" }
+	if mn, ok := p.Game.(implicit.MoveNamer); ok {
+		name = func(t uint64) string { return mn.MoveName(s, t) }
+	}
 	if asJSON {
 		m := toJSON(p.Game, s, e)
 		m.Moves = []moveJSON{}
 		for _, mv := range moves {
-			m.Moves = append(m.Moves, toJSON(p.Game, mv.To, mv.Entry))
+			j := toJSON(p.Game, mv.To, mv.Entry)
+			j.Move = name(mv.To)
+			m.Moves = append(m.Moves, j)
 		}
 		return json.NewEncoder(out).Encode(m)
 	}
@@ -250,6 +258,10 @@ func writeQuery(out *bufio.Writer, p query.Solved, s uint64, asJSON bool) error 
 	}
 	fmt.Fprintf(out, "%d %s, best first:\n", len(moves), plural(uint64(len(moves)), "move", "moves"))
 	for i, m := range moves {
+		if n := name(m.To); n != "" {
+			fmt.Fprintf(out, "%3d. %-9v %-6s %s\n", i+1, m.Entry, n, query.OneLine(p.Game, m.To))
+			continue
+		}
 		fmt.Fprintf(out, "%3d. %-9v %s\n", i+1, m.Entry, query.OneLine(p.Game, m.To))
 	}
 	return nil

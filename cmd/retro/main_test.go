@@ -369,10 +369,12 @@ func TestSolveChess(t *testing.T) {
 	}
 	// Qg8 mates at once; with the queen on c7 instead, Black is
 	// stalemated; any position of the lone king to move is lost.
+	// The moves are named as UCI names them, on the board as typed.
 	for fen, want := range map[string]string{
-		"k7/8/1K6/8/8/8/8/6Q1 w - -": "win 1\n",
-		"k7/2Q5/1K6/8/8/8/8/8 b - -": "draw\n",
+		"k7/8/1K6/8/8/8/8/6Q1 w - -": "win 1\n25 moves, best first:\n  1. loss 0    g1g8   k5Q1/8/1K6/8/8/8/8/8 b - -\n",
+		"k7/2Q5/1K6/8/8/8/8/8 b - -": "draw\n1 move, best first:\n  1. draw      0000   k7/2Q5/1K6/8/8/8/8/8 b - -\n",
 		"7k/8/8/8/8/8/8/KQ6 b - -":   "loss ",
+		"8/8/8/8/8/1k6/8/K5Q1 w - -": "  1. loss 8    g1d4   8/8/8/8/3Q4/1k6/8/K7 b - -\n",
 	} {
 		out, errs, code := retro(t, "", "query", path, fen)
 		if code != 0 || !strings.Contains(out, "\n"+want) {

@@ -597,6 +597,29 @@ func (g *Game) Class(s uint64) uint64 {
 	return i
 }
 
+// MoveName returns the UCI name of the move from position s to t
+// ("e7e8q"; "0000", UCI's null move, for a stalemate's move to itself),
+// or "" if t is not among s's moves (implicit.MoveNamer). The names are
+// those of the board as it stands in the game of Played; in the class
+// game, of its representatives.
+func (g *Game) MoveName(s, t uint64) string {
+	p, k, i, ok := g.decode(s)
+	if !ok {
+		return ""
+	}
+	var buf [128]Move
+	for _, m := range p.Moves(buf[:0]) {
+		q := p.Play(m)
+		if u, ok := g.index(&q); ok && u == t {
+			return m.String()
+		}
+	}
+	if p.InCheck(p.Turn) || t != g.tiers[k].start+i {
+		return ""
+	}
+	return "0000" // a stalemate's move to itself: UCI's null move
+}
+
 // Describe writes position s as FEN.
 func (g *Game) Describe(s uint64) string {
 	p, _ := g.Position(s)
