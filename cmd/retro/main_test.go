@@ -381,6 +381,11 @@ func TestSolveChess(t *testing.T) {
 			t.Errorf("query %q: exit %d, stdout %q, stderr %q; want a line %q", fen, code, out, errs, want)
 		}
 	}
+	// play takes a move by its UCI name.
+	if out, errs, code := retro(t, "g1g8\n", "play", path, "k7/8/1K6/8/8/8/8/6Q1 w - -"); code != 0 ||
+		!strings.HasSuffix(out, "k5Q1/8/1K6/8/8/8/8/8 b - -\ngame over: retro, to move, loses\n") {
+		t.Errorf("play g1g8: exit %d, stdout %q, stderr %q", code, tail(out), errs)
+	}
 }
 
 func TestSolveQuixo(t *testing.T) {

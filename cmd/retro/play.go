@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,9 +18,9 @@ const playHelp = `Usage: retro play [flags] FILE [POSITION]
 A game in the terminal against perfect play from the database FILE, from
 the start (or POSITION). Each turn shows the board, its value for the
 player to move, and on your turn every move with the value it leads to
-(the opponent's), best first. Answer with a move's number or the position
-it leads to; u undoes your last move, q quits, and so does the end of the
-input.
+(the opponent's), best first. Answer with a move's number, its name (a
+game that names its moves: chess's e2e4) or the position it leads to; u
+undoes your last move, q quits, and so does the end of the input.
 
 Flags:
 `
@@ -67,6 +68,18 @@ type game struct {
 	history    []uint64 // the positions so far, the current one last
 }
 
+// moveText writes the move from s to t: its name where the game names its
+// moves (implicit.MoveNamer) and the position it leads to.
+func (g *game) moveText(s, t uint64, turn query.Turn) string {
+	text := query.OneLineAt(g.p.Game, t, turn)
+	if mn, ok := g.p.Game.(implicit.MoveNamer); ok {
+		if name := mn.MoveName(s, t); name != "" {
+			return fmt.Sprintf("%-6s %s", name, text)
+		}
+	}
+	return text
+}
+
 // humanToMove reports whether the human moves at the current position.
 func (g *game) humanToMove() bool { return (len(g.history)%2 == 1) == g.humanFirst }
 
@@ -103,15 +116,15 @@ func (g *game) play(start uint64) error {
 		}
 		if !g.humanToMove() {
 			m := moves[0]
-			fmt.Fprintf(g.out, "retro to move (%v): plays %s, %v for you\n", e, query.OneLineAt(g.p.Game, m.To, turn.Next()), m.Entry)
+			fmt.Fprintf(g.out, "retro to move (%v): plays %s, %v for you\n", e, g.moveText(s, m.To, turn.Next()), m.Entry)
 			g.history = append(g.history, m.To)
 			continue
 		}
 		fmt.Fprintf(g.out, "you to move: %v\n", e)
 		for i, m := range moves {
-			fmt.Fprintf(g.out, "%3d. %-9v %s\n", i+1, m.Entry, query.OneLineAt(g.p.Game, m.To, turn.Next()))
+			fmt.Fprintf(g.out, "%3d. %-9v %s\n", i+1, m.Entry, g.moveText(s, m.To, turn.Next()))
 		}
-		next, quit := g.ask(moves)
+		next, quit := g.ask(s, moves)
 		if quit {
 			fmt.Fprintln(g.out, "bye")
 			return g.out.Flush()
@@ -123,11 +136,16 @@ func (g *game) play(start uint64) error {
 	}
 }
 
-// ask reads the human's answer until it names a move, an undo (nil) or the
-// end (quit).
-func (g *game) ask(moves []query.Move) (next *uint64, quit bool) {
+// ask reads the human's answer at position s until it names a move (its
+// number, its name where the game names moves, or the position it leads
+// to), an undo (nil) or the end (quit).
+func (g *game) ask(s uint64, moves []query.Move) (next *uint64, quit bool) {
 	for {
-		fmt.Fprintf(g.out, "your move (1-%d or a position; u: undo, q: quit): ", len(moves))
+		what := "or a position"
+		if _, ok := g.p.Game.(implicit.MoveNamer); ok {
+			what = "a move's name or a position"
+		}
+		fmt.Fprintf(g.out, "your move (1-%d, %s; u: undo, q: quit): ", len(moves), what)
 		g.out.Flush()
 		if !g.in.Scan() {
 			fmt.Fprintln(g.out)
@@ -154,6 +172,11 @@ func (g *game) ask(moves []query.Move) (next *uint64, quit bool) {
 				continue
 			}
 			return &moves[k-1].To, false
+		}
+		if mn, ok := g.p.Game.(implicit.MoveNamer); ok {
+			if i := slices.IndexFunc(moves, func(m query.Move) bool { return mn.MoveName(s, m.To) == line }); i >= 0 {
+				return &moves[i].To, false
+			}
 		}
 		pos, err := query.ReadPosition(g.p.Game, line)
 		if err != nil {
