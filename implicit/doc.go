@@ -24,10 +24,10 @@
 //	Notation         all                  query, play, web, verify       positions are given by index only
 //	TurnedDescriber  dobutsu, morris      query, play, web               the second player's positions show
 //	                                                                     as the player to move sees them
-//	MoveCounter      dobutsu, graph,      every engine's classify        moves are listed to be counted
-//	                 pawns, police                                       (slower start)
-//	ClassifyCounter  dobutsu, graph,      every engine's classify        two calls where one would do
-//	                 pawns, police
+//	MoveCounter      chess, dobutsu,      every engine's classify        moves are listed to be counted
+//	                 graph, pawns, police                                (slower start)
+//	ClassifyCounter  chess, dobutsu,      every engine's classify        two calls where one would do
+//	                 graph, pawns, police
 //	UnmoveCounter    graph, police        the parallel engine's pull     un-moves are listed to be counted
 //	                                      levels (their cost)
 //	Symmetric        quixo, teeko         the command (Compact),         every position is solved, not one
@@ -39,14 +39,17 @@
 //	                                      classify, tier                 ranked to be counted (slower start)
 //	PositionCounter  dobutsu, morris;     -stats, ReachableClasses,      counts are of indices, not of
 //	                 Compact passes it on a game's counts line            positions
-//	AsPlayed         morris               query, play, serve             positions show as their class's
+//	AsPlayed         chess, morris        query, play, serve             positions show as their class's
 //	                                                                     representative (an image)
+//	MoveNamer        chess                query, play                    moves are shown by the positions
+//	                                                                     they reach, and chosen by number
+//	Sectioned        chess                the command's counts line      one counts line for the whole index
 //	Sizer            graph; Compact       the memory plan, -max-memory   the game's own arrays are not
 //	                                                                     counted against -max-memory
-//	Tiered           morris, quixo,       package tier, -tiered, -plan   the game is solved whole in memory
-//	                 teeko
-//	TierUnmover      morris, quixo,       package tier                   a tier's solve lists every un-move
-//	                 teeko                                               and drops those into other tiers
+//	Tiered           chess, morris,       package tier, -tiered, -plan   the game is solved whole in memory
+//	                 quixo, teeko
+//	TierUnmover      chess, morris,       package tier                   a tier's solve lists every un-move
+//	                 quixo, teeko                                        and drops those into other tiers
 //	TierMover        morris               package tier                   a tier's solve numbers the moves
 //	                                                                     inside the tier to count them
 //	TierOrderer      morris               package tier, retro verify     a tier's moves are looked up in
