@@ -213,16 +213,9 @@ func writeCounts(out io.Writer, g implicit.Game, r counted) error {
 	}
 	var n [4]uint64
 	if pc, ok := g.(implicit.PositionCounter); ok {
-		const run = 1 << 14
-		vals, depths := make([]engine.Value, run), make([]uint64, run)
-		for lo := uint64(0); lo < r.Size(); lo += run {
-			hi := min(lo+run, r.Size())
-			if err := lookupRange(r, lo, hi, vals, depths); err != nil {
-				return err
-			}
-			for i, v := range vals[:hi-lo] {
-				n[v&3] += pc.Positions(lo + uint64(i))
-			}
+		err := scanValues(r, 0, r.Size(), func(i uint64, v engine.Value, _ uint64) { n[v&3] += pc.Positions(i) })
+		if err != nil {
+			return err
 		}
 	} else {
 		for _, v := range []engine.Value{engine.Win, engine.Loss, engine.Draw} {
@@ -238,24 +231,36 @@ func writeCounts(out io.Writer, g implicit.Game, r counted) error {
 // of its index (implicit.Sectioned): "NAME: W wins, D draws, L losses;
 // longest win A plies, longest loss B plies".
 func writeSections(out io.Writer, sections []implicit.Section, r engine.Values) error {
-	const run = 1 << 14
-	vals, depths := make([]engine.Value, run), make([]uint64, run)
 	for _, sec := range sections {
 		var n, longest [4]uint64
-		for lo := sec.Start; lo < sec.End; lo += run {
-			hi := min(lo+run, sec.End)
-			if err := lookupRange(r, lo, hi, vals, depths); err != nil {
-				return err
-			}
-			for i, v := range vals[:hi-lo] {
-				n[v&3]++
-				longest[v&3] = max(longest[v&3], depths[i])
-			}
+		err := scanValues(r, sec.Start, sec.End, func(_ uint64, v engine.Value, depth uint64) {
+			n[v&3]++
+			longest[v&3] = max(longest[v&3], depth)
+		})
+		if err != nil {
+			return err
 		}
-		_, err := fmt.Fprintf(out, "%s: %d wins, %d draws, %d losses; longest win %d plies, longest loss %d plies\n", sec.Name,
+		_, err = fmt.Fprintf(out, "%s: %d wins, %d draws, %d losses; longest win %d plies, longest loss %d plies\n", sec.Name,
 			n[engine.Win], n[engine.Draw], n[engine.Loss], longest[engine.Win], longest[engine.Loss])
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// scanValues calls visit with the index, value and depth of each index of
+// [lo, hi), read from r a run at a time (lookupRange).
+func scanValues(r engine.Values, lo, hi uint64, visit func(i uint64, v engine.Value, depth uint64)) error {
+	const run = 1 << 14
+	vals, depths := make([]engine.Value, run), make([]uint64, run)
+	for ; lo < hi; lo += run {
+		end := min(lo+run, hi)
+		if err := lookupRange(r, lo, end, vals, depths); err != nil {
+			return err
+		}
+		for i, v := range vals[:end-lo] {
+			visit(lo+uint64(i), v, depths[i])
 		}
 	}
 	return nil

@@ -14,11 +14,7 @@ import (
 // position; the node's moves take en passant, its FEN reads back, and an
 // en-passant square that opens no capture is dropped on reading.
 func TestEnPassantExample(t *testing.T) {
-	m, _ := ParseMaterial("KPvKP")
-	g, err := NewGame(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _ := testGame(t, "KPvKP")
 	index := func(fen string) uint64 {
 		t.Helper()
 		s, err := g.ParsePosition(fen)
@@ -62,11 +58,7 @@ func TestEnPassantContract(t *testing.T) {
 		sigs = append(sigs, "KPPvKP", "KRPvKP")
 	}
 	for _, sig := range sigs {
-		m, _ := ParseMaterial(sig)
-		g, err := NewGame(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, m := testGame(t, sig)
 		rng := rand.New(rand.NewPCG(3, 4))
 		var check []uint64
 		nodes := 0

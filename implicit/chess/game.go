@@ -298,12 +298,19 @@ func (g *Game) indexFlipped(p *Position) (i uint64, flipped, ok bool) {
 // representative, TerminalLoss for a checkmate, and Inner otherwise (a
 // stalemate moves to itself: a draw).
 func (g *Game) Classify(s uint64) implicit.Kind {
-	k, _ := g.ClassifyCount(s)
-	return k
+	p, ok := g.Position(s)
+	switch {
+	case !ok:
+		return implicit.Illegal
+	case p.Status() == Checkmate:
+		return implicit.TerminalLoss
+	}
+	return implicit.Inner
 }
 
 // ClassifyCount returns Classify(s) and, for an Inner s, its number of
 // moves (implicit.ClassifyCounter): the moves are listed once for both.
+// (Classify alone stops at the first legal move: it names no class.)
 func (g *Game) ClassifyCount(s uint64) (implicit.Kind, uint64) {
 	p, k, i, ok := g.decode(s)
 	if !ok {

@@ -13,6 +13,20 @@ import (
 	"github.com/retro-solver/retro/internal/testsize"
 )
 
+// testGame returns the game of material sig, and the material.
+func testGame(tb testing.TB, sig string) (*Game, Material) {
+	tb.Helper()
+	m, err := ParseMaterial(sig)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := NewGame(m)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g, m
+}
+
 // TestGameContract checks the game contract (gametest.Check: moves and
 // un-moves agree, counts and notation) and the tiers (gametest.CheckTiers)
 // on random positions of endgames with and without pawns, whose captures
@@ -28,14 +42,7 @@ func TestGameContract(t *testing.T) {
 		samples = 5000
 	}
 	for _, sig := range sigs {
-		m, err := ParseMaterial(sig)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := NewGame(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, _ := testGame(t, sig)
 		if err := gametest.Check(g, samples, 1); err != nil {
 			t.Fatalf("%s: %v", sig, err)
 		}
@@ -79,11 +86,7 @@ func compareNaive(t *testing.T, sigs []string) {
 	t.Helper()
 	solved := map[string]*naiveSolution{}
 	for _, sig := range sigs {
-		m, _ := ParseMaterial(sig)
-		g, err := NewGame(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, m := testGame(t, sig)
 		r, err := engine.Sequential(context.Background(), g, engine.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -124,11 +127,7 @@ func TestPublishedKQvKR(t *testing.T) {
 	if os.Getenv("RETRO_CHESS_SLOW") != "1" {
 		t.Skip("an hour: run with RETRO_CHESS_SLOW=1")
 	}
-	m, _ := ParseMaterial("KQvKR")
-	g, err := NewGame(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _ := testGame(t, "KQvKR")
 	r, err := engine.Parallel(context.Background(), g, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -154,11 +153,7 @@ func BenchmarkSolve(b *testing.B) {
 	for _, sig := range []string{"KQvK", "KQvKR"} {
 		for _, dir := range []engine.Direction{engine.Auto, engine.PushOnly} {
 			b.Run(sig+"/"+dir.String(), func(b *testing.B) {
-				m, _ := ParseMaterial(sig)
-				g, err := NewGame(m)
-				if err != nil {
-					b.Fatal(err)
-				}
+				g, _ := testGame(b, sig)
 				for b.Loop() {
 					if _, err := engine.Parallel(context.Background(), g, engine.Options{Direction: dir}); err != nil {
 						b.Fatal(err)
@@ -191,11 +186,7 @@ func colourBlind(g *Game, i uint64) uint64 {
 // colours of a material that is its own swap: see colourBlind).
 func TestPlayed(t *testing.T) {
 	for _, sig := range []string{"KRvKP", "KPvKP", "KQvKR"} {
-		m, _ := ParseMaterial(sig)
-		g, err := NewGame(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, m := testGame(t, sig)
 		played := g.Played()
 		if err := gametest.Check(played, 300, 5); err != nil {
 			t.Fatalf("%s, played: %v", sig, err)
