@@ -219,9 +219,15 @@ type Sectioned interface {
 }
 
 // Section is the part [Start, End) of a game's index, called Name.
+// Weight, where set, is how many positions index i counts for in the
+// section's line (nil: one each): a chess position with two white queens
+// is one index and counts as the classes of its queens told apart, as the
+// published statistics count them. It is called on the indices of legal
+// positions only.
 type Section struct {
 	Name       string
 	Start, End uint64
+	Weight     func(i uint64) uint64
 }
 
 // MoveNamer is a Game that names its moves in a notation of its own:

@@ -233,8 +233,12 @@ func writeCounts(out io.Writer, g implicit.Game, r counted) error {
 func writeSections(out io.Writer, sections []implicit.Section, r engine.Values) error {
 	for _, sec := range sections {
 		var n, longest [4]uint64
-		err := scanValues(r, sec.Start, sec.End, func(_ uint64, v engine.Value, depth uint64) {
-			n[v&3]++
+		err := scanValues(r, sec.Start, sec.End, func(i uint64, v engine.Value, depth uint64) {
+			w := uint64(1)
+			if sec.Weight != nil && v&3 != engine.Illegal {
+				w = sec.Weight(i)
+			}
+			n[v&3] += w
 			longest[v&3] = max(longest[v&3], depth)
 		})
 		if err != nil {

@@ -55,7 +55,72 @@ side to move's view, depths in plies to mate.
 
 // Sections returns the root endgame's positions with White to move, then
 // with Black to move: the game's answer (implicit.Sectioned).
+// With identical pieces each index counts for its labelled classes.
 func (g *Game) Sections() []implicit.Section {
-	half := g.tiers[0].e.half
-	return []implicit.Section{{Name: "white to move", Start: 0, End: half}, {Name: "black to move", Start: half, End: 2 * half}}
+	e := g.tiers[0].e
+	var weight func(uint64) uint64
+	if e.labellings() > 1 {
+		weight = func(i uint64) uint64 {
+			var p Position
+			e.decodeInto(i, &p)
+			return e.labelledClasses(&p)
+		}
+	}
+	return []implicit.Section{
+		{Name: "white to move", Start: 0, End: e.half, Weight: weight},
+		{Name: "black to move", Start: e.half, End: 2 * e.half, Weight: weight},
+	}
+}
+
+// labellings is the number of ways to tell the endgame's identical pieces
+// apart: the product of k! over each colour's kinds held k times.
+func (e *Endgame) labellings() uint64 {
+	n := uint64(1)
+	for c := range e.m.Pieces {
+		run := uint64(0)
+		for i, k := range e.m.Pieces[c] {
+			run++
+			if i+1 == len(e.m.Pieces[c]) || e.m.Pieces[c][i+1] != k {
+				for ; run > 1; run-- {
+					n *= run
+				}
+				run = 0
+			}
+		}
+	}
+	return n
+}
+
+// labelledClasses is the number of symmetry classes that p's class
+// splits into when its identical pieces are told apart, as Syzygy's
+// published statistics count them. The labellings of p (S of them) fall
+// into classes of |Stab(p)|/|Stab(labelled p)| each, where Stab(p) holds
+// the board's symmetries that map p to itself as a position and
+// Stab(labelled p) those that keep every piece on its square: S
+// |Stab(labelled p)| / |Stab(p)| classes. Only a symmetry that keeps both
+// kings in place can be in either, so the count is S but for positions
+// with both kings on one diagonal.
+func (e *Endgame) labelledClasses(p *Position) uint64 {
+	s := e.labellings()
+	q := *p
+	q.Sort()
+	fixed, same := 1, 1
+	for t := 1; t < e.syms; t++ {
+		sq := &symSquare[t]
+		if sq[p.Pieces[0].Square] != p.Pieces[0].Square || sq[p.Pieces[e.bk].Square] != p.Pieces[e.bk].Square {
+			continue
+		}
+		if img := q.image(t); img.Pieces != q.Pieces {
+			continue
+		}
+		same++
+		all := true
+		for _, pc := range p.List() {
+			all = all && sq[pc.Square] == pc.Square
+		}
+		if all {
+			fixed++
+		}
+	}
+	return s * uint64(fixed) / uint64(same)
 }
