@@ -39,6 +39,13 @@ type Descriptor struct {
 	// another version (the positions numbered otherwise) is refused. 0
 	// until a game's index first changes.
 	Version int
+	// Family, if not nil, lists the members of the game's family of up to
+	// n pieces (chess: every endgame of up to n pieces) for `retro solve
+	// NAME -all N -dir DIR`: the values of Arg that name them, children
+	// before parents, or an error for an n out of the family's range.
+	// The game's tiers are then SharedTiers, each member's solve reusing
+	// the tiers the ones before it finished.
+	Family func(n int) ([]string, error)
 	// List, if not empty, is the JSON key under which -json lists one
 	// summary per instance ("boards"), for inputs that hold several.
 	List string

@@ -38,6 +38,19 @@ type Tiered interface {
 	Tiers() []Tier
 }
 
+// SharedTiers is a Tiered game whose tiers are games of their own, shared
+// by the games of its family: a tier of a given Name holds the same
+// positions in the same order in every game of the family that has it
+// (a chess endgame is the same tier in each endgame whose captures lead
+// into it). A tiered solve keeps such a tier in a file named by the tier,
+// so that the family's solves in one folder solve each tier once.
+// TierFamily names the family and the version of its index: files of
+// another are refused.
+type SharedTiers interface {
+	Tiered
+	TierFamily() string
+}
+
 // TierOf returns the number of the tier that holds index s, among tiers as
 // Tiers returns them.
 func TierOf(tiers []Tier, s uint64) int {

@@ -56,7 +56,8 @@ func SolveShared(ctx context.Context, g implicit.Tiered, o Options, mb Mailbox) 
 	if err != nil {
 		return nil, err
 	}
-	s := &solver{g: g, tiers: tiers, o: o, fp: checksum([]byte(o.Fingerprint)), stores: make([]*store, len(tiers))}
+	l := newLayout(g, o)
+	s := &solver{g: g, tiers: tiers, o: o, l: l, stores: make([]*store, len(tiers))}
 	s.sym, _ = g.(implicit.Symmetric)
 	defer s.closeAll()
 	if mb.Rank() != 0 {
@@ -72,7 +73,7 @@ func SolveShared(ctx context.Context, g implicit.Tiered, o Options, mb Mailbox) 
 		}
 		return nil, s.work(ctx, send, recv)
 	}
-	if err := prepareDir(o.Dir, manifest{Format: storeVersion, Fingerprint: o.Fingerprint, Tiers: len(tiers), Size: g.Size()}); err != nil {
+	if err := prepareDir(o.Dir, l.manifest(o, tiers, g.Size())); err != nil {
 		for r := 1; r < mb.Ranks(); r++ {
 			mb.Send(r, []uint64{msgStop})
 		}
@@ -82,7 +83,7 @@ func SolveShared(ctx context.Context, g implicit.Tiered, o Options, mb Mailbox) 
 		return nil, err
 	}
 	s.closeAll()
-	return openSolution(g, tiers, o.Dir, s.fp, false)
+	return openSolution(g, tiers, l, false)
 }
 
 // event is a message to the manager, from a rank or from its own worker.

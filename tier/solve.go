@@ -54,8 +54,58 @@ type manifest struct {
 	Size        uint64 `json:"size"`
 }
 
-// tierPath returns the file of tier k.
-func tierPath(dir string, k int) string { return filepath.Join(dir, fmt.Sprintf("tier-%05d.bin", k)) }
+// layout says where a solve's tier files lie and what their headers must
+// say: tier k in "tier-0000k.bin" under the solve's fingerprint, or, for
+// a game of SharedTiers, tier "KQvKR" in "KQvKR.tier" under its family's
+// name and its own, which every solve of the family reads.
+type layout struct {
+	dir    string
+	fp     uint32 // the solve's fingerprint's checksum
+	family string // the SharedTiers family, or ""
+}
+
+func newLayout(g implicit.Tiered, o Options) layout {
+	l := layout{dir: o.Dir, fp: checksum([]byte(o.Fingerprint))}
+	if st, ok := g.(implicit.SharedTiers); ok {
+		l.family = st.TierFamily()
+	}
+	return l
+}
+
+// manifest returns the folder's manifest for a solve of these tiers.
+func (l layout) manifest(o Options, tiers []implicit.Tier, size uint64) manifest {
+	if l.family != "" {
+		return manifest{Format: storeVersion, Fingerprint: l.family}
+	}
+	return manifest{Format: storeVersion, Fingerprint: o.Fingerprint, Tiers: len(tiers), Size: size}
+}
+
+// path returns the file of tier k.
+func (l layout) path(k int, t implicit.Tier) string {
+	if l.family != "" {
+		return filepath.Join(l.dir, text.FileName(t.Name)+".tier")
+	}
+	return filepath.Join(l.dir, fmt.Sprintf("tier-%05d.bin", k))
+}
+
+// header returns what tier k's file must say of itself with entries
+// (classes or positions) as counted.
+func (l layout) header(k int, t implicit.Tier, entries uint64, symmetric bool) storeHeader {
+	h := storeHeader{tier: uint32(k), entries: entries, positions: t.Size(), symmetric: symmetric, fingerprint: l.fp}
+	if l.family != "" {
+		h.tier, h.fingerprint = 0, checksum([]byte(l.family+"; "+t.Name))
+	}
+	return h
+}
+
+// checkpointName names tier k's solve in its level checkpoints.
+func (l layout) checkpointName(o Options, k int, t implicit.Tier) string {
+	if l.family != "" {
+		return l.family + "; " + t.Name
+	}
+	return fmt.Sprintf("%s; tier %d", o.Fingerprint, k)
+}
+
 
 // Solve solves g tier by tier and returns its solution, which reads the
 // tiers' files in dir (Close it when done).
@@ -65,10 +115,11 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := prepareDir(o.Dir, manifest{Format: storeVersion, Fingerprint: o.Fingerprint, Tiers: len(tiers), Size: g.Size()}); err != nil {
+	l := newLayout(g, o)
+	if err := prepareDir(o.Dir, l.manifest(o, tiers, g.Size())); err != nil {
 		return nil, err
 	}
-	s := &solver{g: g, tiers: tiers, o: o, fp: checksum([]byte(o.Fingerprint)), stores: make([]*store, len(tiers))}
+	s := &solver{g: g, tiers: tiers, o: o, l: l, stores: make([]*store, len(tiers))}
 	s.sym, _ = g.(implicit.Symmetric)
 	defer s.closeAll()
 	if err := s.schedule(ctx, order); err != nil {
@@ -76,7 +127,7 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 	}
 	s.closeAll()
 	// Every file was checked whole as this run wrote it or found it.
-	return openSolution(g, tiers, o.Dir, s.fp, false)
+	return openSolution(g, tiers, l, false)
 }
 
 // progressLine says that tier t, the n-th of all finished, was done (how),
@@ -103,7 +154,7 @@ func prepareDir(dir string, m manifest) error {
 		return err
 	}
 	// A run killed while writing a file leaves it under a temporary name.
-	if stale, err := filepath.Glob(filepath.Join(dir, ".tier-*.tmp*")); err == nil {
+	if stale, err := filepath.Glob(filepath.Join(dir, ".*.tmp*")); err == nil {
 		for _, f := range stale {
 			os.Remove(f)
 		}
@@ -145,7 +196,7 @@ type solver struct {
 	sym    implicit.Symmetric
 	tiers  []implicit.Tier
 	o      Options
-	fp     uint32     // the fingerprint's checksum, in every tier file
+	l      layout
 	mu     sync.Mutex // guards stores and readers
 	stores []*store   // the open files of solved tiers, by tier number
 	// readers counts the tiers being solved that read each tier as a
@@ -167,14 +218,14 @@ func (s *solver) closeAll() {
 // want returns what tier k's file must say of itself, with entries
 // (classes or positions) as counted.
 func (s *solver) want(k int, entries uint64) storeHeader {
-	return storeHeader{tier: uint32(k), entries: entries, positions: s.tiers[k].Size(), symmetric: s.sym != nil, fingerprint: s.fp}
+	return s.l.header(k, s.tiers[k], entries, s.sym != nil)
 }
 
 // solveTier solves tier k with the given number of workers unless its
 // file is there already, whole, from the same solve; it reports which.
 func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, err error) {
 	t := s.tiers[k]
-	path := tierPath(s.o.Dir, k)
+	path := s.l.path(k, t)
 	if _, err := os.Stat(path); err == nil {
 		if _, err := s.open(k); err == nil {
 			return true, nil
@@ -228,7 +279,7 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 		}
 	}
 	opt.Checkpoint = &engine.Checkpoint{Path: path + ".levels", Every: s.o.CheckpointEvery,
-		Fingerprint: fmt.Sprintf("%s; tier %d", s.o.Fingerprint, k)}
+		Fingerprint: s.l.checkpointName(s.o, k, t)}
 	if s.o.Progress != nil {
 		opt.Checkpoint.Saved = func(level uint64) {
 			fmt.Fprintf(s.o.Progress, "retro: tier %s: checkpoint at level %d saved\n", t.Name, level)
@@ -295,7 +346,7 @@ func (s *solver) open(k int) (*store, error) {
 	if s.stores[k] != nil {
 		return s.stores[k], nil
 	}
-	st, err := openStoreOf(s.o.Dir, k, s.tiers[k], s.sym != nil, s.fp, true)
+	st, err := openStoreOf(s.l, k, s.tiers[k], s.sym != nil, true)
 	if err != nil {
 		return nil, err
 	}
@@ -341,9 +392,8 @@ func (s *solver) doneReading(children []int) {
 // openStoreOf opens the file of tier k (a symmetric tier's entries are
 // its classes, as many as its file's bits say), and with verify checks it
 // whole.
-func openStoreOf(dir string, k int, t implicit.Tier, symmetric bool, fp uint32, verify bool) (*store, error) {
-	want := storeHeader{tier: uint32(k), entries: t.Size(), positions: t.Size(), symmetric: symmetric, fingerprint: fp}
-	return openStore(tierPath(dir, k), want, verify)
+func openStoreOf(l layout, k int, t implicit.Tier, symmetric bool, verify bool) (*store, error) {
+	return openStore(l.path(k, t), l.header(k, t, t.Size(), symmetric), verify)
 }
 
 // Solution is a solved tiered game, read from its tiers' files: the value
@@ -361,11 +411,11 @@ type Solution struct {
 	edges  uint64
 }
 
-func openSolution(g implicit.Tiered, tiers []implicit.Tier, dir string, fp uint32, verify bool) (*Solution, error) {
+func openSolution(g implicit.Tiered, tiers []implicit.Tier, l layout, verify bool) (*Solution, error) {
 	sol := &Solution{g: g, tiers: tiers, stores: make([]*store, len(tiers)), first: make([]uint64, len(tiers)+1)}
 	sol.sym, _ = g.(implicit.Symmetric)
 	for k, t := range tiers {
-		st, err := openStoreOf(dir, k, t, sol.sym != nil, fp, verify)
+		st, err := openStoreOf(l, k, t, sol.sym != nil, verify)
 		if err != nil {
 			sol.Close()
 			return nil, err

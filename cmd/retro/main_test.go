@@ -547,3 +547,50 @@ func TestLeanEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveChessAll solves the 3-piece endgames with -all, each line's
+// answer the same as the endgame's own solve in memory, the tiers shared
+// (the bare kings' tier solved once), a database each that query and
+// verify read, and a second run that finds them all there.
+func TestSolveChessAll(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tb")
+	out, errs, code := retro(t, "", "solve", "chess", "-all", "3", "-dir", dir, "-workers", "2")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != 0 || len(lines) != 6 {
+		t.Fatalf("solve chess -all 3: exit %d, stdout %q, stderr %q; want 5 endgames and a total", code, out, errs)
+	}
+	for i, sig := range []string{"KBvK", "KNvK", "KQvK", "KRvK", "KPvK"} {
+		whole, _, _ := retro(t, "", "solve", "chess", sig)
+		want := sig + ": " + strings.ReplaceAll(strings.TrimSpace(whole), "\n", "; ") + "; "
+		if !strings.HasPrefix(lines[i], want) {
+			t.Errorf("line %d: %q, want it to start %q", i+1, lines[i], want)
+		}
+		path := filepath.Join(dir, sig+".db")
+		if out, errs, code := retro(t, "", "verify", path); code != 0 || !strings.HasPrefix(out, "ok ") {
+			t.Errorf("verify %s: exit %d, stdout %q, stderr %q", path, code, out, errs)
+		}
+	}
+	if !strings.HasPrefix(lines[5], "5 endgames in "+dir+": ") {
+		t.Errorf("last line %q", lines[5])
+	}
+	if out, errs, code := retro(t, "", "query", filepath.Join(dir, "KQvK.db"), "k7/8/1K6/8/8/8/8/6Q1 w - -"); code != 0 || !strings.Contains(out, "\nwin 1\n") {
+		t.Errorf("query KQvK.db: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	tiers, _ := filepath.Glob(filepath.Join(dir, "tiers", "*.tier"))
+	if len(tiers) != 6 {
+		t.Errorf("tiers: %v, want the five endgames' and the bare kings'", tiers)
+	}
+	out, errs, code = retro(t, "", "solve", "chess", "-all", "3", "-dir", dir)
+	if code != 0 || strings.Count(out, " already\n") != 5 {
+		t.Errorf("second run: exit %d, stdout %q, stderr %q; want every endgame there already", code, out, errs)
+	}
+	for _, args := range [][]string{
+		{"-all", "3"}, {"-all", "6", "-dir", dir}, {"-all", "3", "-dir", dir, "KQvK"},
+		{"-all", "3", "-dir", dir, "-db", "x.db"}, {"-dir", dir, "KQvK"},
+	} {
+		_, errs, code := retro(t, "", append([]string{"solve", "chess"}, args...)...)
+		if first, _, _ := strings.Cut(errs, "\n"); code != 2 || !strings.Contains(first, "-all") {
+			t.Errorf("solve chess %v: exit %d, stderr %q; want a usage error naming -all", args, code, errs)
+		}
+	}
+}

@@ -49,6 +49,7 @@ type solveFlags struct {
 	ckptEvery  time.Duration // -checkpoint-every
 	dbPath     string        // -db: where to save the solution
 	lossDepths bool          // -compact: the database keeps the depths of losses only
+	familyFlags              // -all, -dir: a game with a family (Descriptor.Family)
 }
 
 // solveRun is one run of `retro solve`: its flags, and what the run holds
@@ -101,6 +102,9 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveRun) {
 // newGameFlags adds d's own flags to the shared ones, and returns d's loader.
 func newGameFlags(d *implicit.Descriptor, e *env) (*flag.FlagSet, *solveRun, implicit.Loader) {
 	fs, c := newSolveFlags(d.Name, e)
+	if d.Family != nil {
+		c.familyFlags.add(fs, d)
+	}
 	shared := map[string]bool{}
 	fs.VisitAll(func(f *flag.Flag) { shared[f.Name] = true })
 	load := d.Setup(fs)
@@ -164,6 +168,12 @@ func solveCmd(args []string, e *env) error {
 	fs.Visit(func(f *flag.Flag) { profDirSet = profDirSet || f.Name == "profile-dir" })
 	if profDirSet && c.profile == "" {
 		return usagef("solve %s: -profile-dir needs -profile (cpu, mem, block, mutex or trace)", d.Name)
+	}
+	if c.all != 0 {
+		return c.solveFamily(d, fs)
+	}
+	if c.dir != "" {
+		return usagef("solve %s: -dir is the folder of -all", d.Name)
 	}
 	switch {
 	case d.Arg != "":

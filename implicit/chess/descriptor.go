@@ -50,7 +50,9 @@ side to move's view, depths in plies to mate.
 			return []implicit.Instance{{Game: func() implicit.Game { return g }}}, nil
 		}
 	},
-	Counts: true,
+	Counts:  true,
+	Version: indexVersion,
+	Family:  family,
 }
 
 // Sections returns the root endgame's positions with White to move, then

@@ -16,3 +16,15 @@ func HumanBytes(b uint64) string {
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
 }
+
+// FileName is name with every byte other than a letter, a digit, '-' and
+// '_' written as '_': a name ("KQvKR", "7+0 v 6+0") made safe for a file's.
+func FileName(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}

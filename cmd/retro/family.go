@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/text"
+)
+
+// familyFlags are the flags of `retro solve NAME -all N -dir DIR` for a
+// game with a family (Descriptor.Family).
+type familyFlags struct {
+	all int
+	dir string
+}
+
+func (f *familyFlags) add(fs *flag.FlagSet, d *implicit.Descriptor) {
+	fs.IntVar(&f.all, "all", 0, fmt.Sprintf("solve every member of the %s family of up to `N` pieces into -dir's folder, children first, a database each, skipping those already there", d.Name))
+	fs.StringVar(&f.dir, "dir", "", "with -all: the `folder` of the databases (NAME.db) and of the finished tiers they share (tiers/)")
+}
+
+// solveFamily solves every member of d's family of up to c.all pieces, each
+// as `retro solve NAME MEMBER -db DIR/MEMBER.db -checkpoint DIR/tiers`
+// with the run's other flags, and prints a line per member: its answer
+// lines joined and the time it took, or that its database was there. The
+// tiers are shared (implicit.SharedTiers): each member solves its own
+// tier only, its children's read from the files the members before it
+// left in DIR/tiers.
+func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
+	switch {
+	case c.dir == "":
+		return usagef("solve %s: -all needs -dir, the folder of the databases", d.Name)
+	case fs.NArg() != 0:
+		return usagef("solve %s: -all solves every %s: no %s argument (got %q)", d.Name, d.Arg, d.ArgName, fs.Arg(0))
+	case c.dbPath != "" || c.checkpoint != "":
+		return usagef("solve %s: -all writes DIR/NAME.db with its tiers in DIR/tiers: no -db or -checkpoint", d.Name)
+	case c.plan || c.stats || c.json || c.reachable:
+		return usagef("solve %s: -all prints a line per member: no -plan, -stats, -json or -reachable", d.Name)
+	}
+	var argSet bool
+	fs.Visit(func(f *flag.Flag) { argSet = argSet || f.Name == d.Arg })
+	if argSet {
+		return usagef("solve %s: -all solves every %s: no -%s", d.Name, d.Arg, d.Arg)
+	}
+	members, err := d.Family(c.all)
+	if err != nil {
+		return usagef("solve %s: -all %d: %v", d.Name, c.all, err)
+	}
+	if err := os.MkdirAll(filepath.Join(c.dir, "tiers"), 0o755); err != nil {
+		return err
+	}
+	// Each member's solve is the command line it stands for, with the
+	// flags of this one that it shares.
+	var shared []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "all" && f.Name != "dir" {
+			shared = append(shared, "-"+f.Name+"="+f.Value.String())
+		}
+	})
+	out := bufio.NewWriter(c.env.stdout)
+	defer out.Flush()
+	begin := time.Now()
+	var bytesAll uint64
+	for _, name := range members {
+		path := filepath.Join(c.dir, text.FileName(name)+".db")
+		if size, err := memberThere(path, d, name); err == nil {
+			bytesAll += size
+			fmt.Fprintf(out, "%s: in %s already\n", name, path)
+			out.Flush()
+			continue
+		} else if _, serr := os.Stat(path); serr == nil && c.wantProgress() {
+			fmt.Fprintf(c.env.stderr, "retro: %v; solving %s again\n", err, name)
+		}
+		args := append(append([]string{d.Name}, shared...), "-tiered", "-db="+path, "-checkpoint="+filepath.Join(c.dir, "tiers"), name)
+		var lines bytes.Buffer
+		member := *c.env
+		member.stdout = &lines
+		start := time.Now()
+		if err := solveCmd(args, &member); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			return err
+		}
+		bytesAll += uint64(st.Size())
+		answer := strings.ReplaceAll(strings.TrimSpace(lines.String()), "\n", "; ")
+		fmt.Fprintf(out, "%s: %s; %s, %s\n", name, answer, time.Since(start).Round(time.Millisecond), text.HumanBytes(uint64(st.Size())))
+		out.Flush()
+	}
+	fmt.Fprintf(out, "%d endgames in %s: %s of databases, in %s\n", len(members), c.dir, text.HumanBytes(bytesAll), time.Since(begin).Round(time.Millisecond))
+	return nil
+}
+
+// memberThere returns the size of the database at path if it holds the
+// member name of d's family, whole as far as its header says (verify
+// checks the rest).
+func memberThere(path string, d *implicit.Descriptor, name string) (uint64, error) {
+	b, err := openDatabase(path)
+	if err != nil {
+		return 0, err
+	}
+	defer b.f.Close()
+	if want := "-" + d.Arg + "=" + name; b.d.Name != d.Name || !slices.Contains(b.f.Args, want) {
+		return 0, fmt.Errorf("%s: holds %s %s, not %s", path, b.d.Name, strings.Join(b.f.Args, " "), name)
+	}
+	return b.f.FileSize(), nil
+}
