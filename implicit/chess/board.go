@@ -83,7 +83,20 @@ var (
 	kingAttacks, knightAttacks [64]Bitboard
 	// pawnAttacks[c][s]: the squares a pawn of colour c on s attacks.
 	pawnAttacks [2][64]Bitboard
+	// between[a][b]: the squares strictly between a and b where they
+	// share a rank, file or diagonal; lines[a][b] says which they share
+	// (rookLine or bishopLine), 0 for none.
+	between [64][64]Bitboard
+	lines   [64][64]uint8
 )
+
+// The lines two squares can share, and the ones each kind attacks along.
+const (
+	rookLine   = 1
+	bishopLine = 2
+)
+
+var kindLines = [...]uint8{Queen: rookLine | bishopLine, Rook: rookLine, Bishop: bishopLine, Pawn: 0}
 
 func init() {
 	for s := Square(0); s < NoSquare; s++ {
@@ -116,6 +129,20 @@ func init() {
 			}
 		}
 	}
+	// Once every ray is known: the squares between two on a line.
+	for s := Square(0); s < NoSquare; s++ {
+		for d := range directions {
+			line := uint8(bishopLine)
+			if d == 0 || d == 1 || d == 4 || d == 5 {
+				line = rookLine
+			}
+			for ray := rays[d][s]; ray != 0; ray &= ray - 1 {
+				t := ray.First()
+				between[s][t] = rays[d][s] &^ rays[d][t] &^ Bit(t)
+				lines[s][t] = line
+			}
+		}
+	}
 }
 
 func onBoard(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
@@ -143,6 +170,21 @@ func slide(s Square, occupied Bitboard, dirs *[4]int) Bitboard {
 // attacks among the occupied squares.
 func rookAttacks(s Square, occupied Bitboard) Bitboard   { return slide(s, occupied, &rookDirs) }
 func bishopAttacks(s Square, occupied Bitboard) Bitboard { return slide(s, occupied, &bishopDirs) }
+
+// hits reports whether a piece of kind k and colour c on from attacks
+// square to among the occupied squares: attacks(k, c, from,
+// occupied).Has(to) without listing the others.
+func hits(k Kind, c Color, from, to Square, occupied Bitboard) bool {
+	switch k {
+	case King:
+		return kingAttacks[from].Has(to)
+	case Knight:
+		return knightAttacks[from].Has(to)
+	case Pawn:
+		return pawnAttacks[c][from].Has(to)
+	}
+	return lines[from][to]&kindLines[k] != 0 && between[from][to]&occupied == 0
+}
 
 // attacks returns the squares a piece of kind k and colour c on s attacks
 // among the occupied squares.

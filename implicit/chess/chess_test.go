@@ -379,3 +379,24 @@ func TestLabelledClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestHits compares hits with attacks on random boards, for every kind,
+// colour and pair of squares.
+func TestHits(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 7))
+	for range 200 {
+		occupied := Bitboard(r.Uint64() & r.Uint64() & r.Uint64())
+		for k := King; k <= Pawn; k++ {
+			for c := White; c <= Black; c++ {
+				for from := Square(0); from < NoSquare; from++ {
+					a := attacks(k, c, from, occupied)
+					for to := Square(0); to < NoSquare; to++ {
+						if to != from && hits(k, c, from, to, occupied) != a.Has(to) {
+							t.Fatalf("%c of %v on %v, %v, occupied %x: hits %v, attacks %v", k.Letter(), c, from, to, uint64(occupied), !a.Has(to), a.Has(to))
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -32,7 +32,12 @@ Output: a line per side to move,
   white to move: W wins, D draws, L losses; longest win A plies, longest loss B plies
 counting one position per class under the board's symmetries (the 8 of
 the square without pawns, the left-right mirror with), values from the
-side to move's view, depths in plies to mate.
+side to move's view, depths in plies to mate; a position with identical
+pieces counts as the classes of those pieces told apart, as Syzygy's
+published statistics count.
+
+With -all N -dir DIR, every endgame of up to N pieces is solved, children
+first, into DIR/SIGNATURE.db, a line each; those already there are skipped.
 `,
 	Arg:     "material",
 	ArgName: "SIGNATURE",

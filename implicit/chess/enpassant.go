@@ -37,7 +37,7 @@ func (p *Position) attackedAfter(s Square, by Color, all Bitboard, from, to, gon
 		case from:
 			sq = to
 		}
-		if pc.Color == by && attacks(pc.Kind, by, sq, all).Has(s) {
+		if pc.Color == by && hits(pc.Kind, by, sq, s, all) {
 			return true
 		}
 	}

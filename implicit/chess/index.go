@@ -328,6 +328,9 @@ func (e *Endgame) legalIndex(i uint64, p *Position) bool {
 	if !p.Legal() {
 		return false
 	}
+	if p.EP == 0 && e.alone[(i%e.half)/e.kkWidth] {
+		return true // no other image has its kings in the table: i is p's class's only index
+	}
 	c, ok := e.canonical(p)
 	return ok && c == i
 }

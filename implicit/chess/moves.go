@@ -95,7 +95,7 @@ func (p *Position) appendLegal(dst []Move, m Move, king Square, all Bitboard) []
 	all = all&^Bit(m.From) | Bit(m.To)
 	them := p.Turn.Other()
 	for _, pc := range p.List() {
-		if pc.Color == them && pc.Square != m.To && attacks(pc.Kind, them, pc.Square, all).Has(king) {
+		if pc.Color == them && pc.Square != m.To && hits(pc.Kind, them, pc.Square, king, all) {
 			return dst
 		}
 	}
@@ -230,7 +230,7 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 				if k == j {
 					sq = f
 				}
-				if other.Color == them && attacks(other.Kind, them, sq, before).Has(king) {
+				if other.Color == them && hits(other.Kind, them, sq, king, before) {
 					checked = true
 					break
 				}

@@ -104,7 +104,7 @@ func (p *Position) king(c Color) Square {
 // squares.
 func (p *Position) attacked(s Square, by Color, occupied Bitboard) bool {
 	for _, pc := range p.List() {
-		if pc.Color == by && pc.Square != s && attacks(pc.Kind, by, pc.Square, occupied).Has(s) {
+		if pc.Color == by && pc.Square != s && hits(pc.Kind, by, pc.Square, s, occupied) {
 			return true
 		}
 	}
