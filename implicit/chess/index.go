@@ -2,6 +2,7 @@ package chess
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -21,15 +22,18 @@ import (
 // representative is the image with the smallest index. Identical pieces
 // (two white rooks) are taken in order of their squares.
 type Endgame struct {
-	m      Material
-	slots  []Piece // the kinds and colours of the pieces, in signature order
-	bk     int     // Black's king's slot (White's is 0)
-	syms   int     // the symmetries used: 8, or 2 with pawns
-	kk     []kingPair
-	kkOf   [64][64]int32 // the pair's number, -1 where the pair is not a representative's
-	radix  []uint64      // squares per piece other than a king, in slot order
-	others []int         // those pieces' slots
-	half   uint64        // positions per side to move
+	m     Material
+	slots []Piece // the kinds and colours of the pieces, in signature order
+	bk    int     // Black's king's slot (White's is 0)
+	syms  int     // the symmetries used: 8, or 2 with pawns
+	kk    []kingPair
+	kkOf  [64][64]int32 // the pair's number, -1 where the pair is not a representative's
+	// kkSyms[w][b] has bit t set where symmetry t takes kings on w and b
+	// to a representative's pair.
+	kkSyms [64][64]uint8
+	radix  []uint64 // squares per piece other than a king, in slot order
+	others []int    // those pieces' slots
+	half   uint64   // positions per side to move
 	// For step: the index's stride per square of each slot's piece (0
 	// for the kings), whether a slot's piece has a twin (another of its
 	// kind and colour), the stride of the king pair, and whether a pair
@@ -134,6 +138,15 @@ func newEndgame(m Material, plain bool) (*Endgame, error) {
 		if pc.Kind == Pawn && slices.Contains(m.Pieces[pc.Color.Other()], Pawn) {
 			e.epRegion[j] = len(e.epSlots)
 			e.epSlots = append(e.epSlots, j)
+		}
+	}
+	for w := range Square(64) {
+		for b := range Square(64) {
+			for t := range e.syms {
+				if e.kkOf[symSquare[t][w]][symSquare[t][b]] >= 0 {
+					e.kkSyms[w][b] |= 1 << t
+				}
+			}
 		}
 	}
 	for _, kk := range e.kk {
@@ -290,11 +303,8 @@ func (e *Endgame) canonical(p *Position) (uint64, bool) {
 	}
 	best, found := uint64(0), false
 	img := Position{N: p.N, Turn: p.Turn}
-	for t := range e.syms {
-		w, b := symSquare[t][p.Pieces[0].Square], symSquare[t][p.Pieces[e.bk].Square]
-		if e.kkOf[w][b] < 0 {
-			continue
-		}
+	for syms := e.kkSyms[p.Pieces[0].Square][p.Pieces[e.bk].Square]; syms != 0; syms &= syms - 1 {
+		t := bits.TrailingZeros8(syms)
 		if t == 0 { // p itself, already in order
 			if i, ok := e.encode(p); ok && (!found || i < best) {
 				best, found = i, true
