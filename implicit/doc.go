@@ -52,6 +52,8 @@
 //	                 quixo, teeko                                        and drops those into other tiers
 //	TierMover        morris               package tier                   a tier's solve numbers the moves
 //	                                                                     inside the tier to count them
+//	MoveClassifier   chess                package tier                   a tier's classify decodes each
+//	                                                                     index twice, legal moves twice
 //	TierOrderer      morris               package tier, retro verify     a tier's moves are looked up in
 //	                                                                     index order: each a cache miss
 //

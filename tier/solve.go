@@ -239,6 +239,9 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 	if s.sym == nil {
 		v.tm, _ = s.g.(implicit.TierMover)
 	}
+	if v.cm == nil && v.tm == nil {
+		v.mc, _ = s.g.(implicit.MoveClassifier)
+	}
 	if len(t.Children) == 0 && v.tm == nil {
 		v.counter = counterOf(s.g)
 	}

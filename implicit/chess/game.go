@@ -330,6 +330,21 @@ func (g *Game) NumMoves(s uint64) uint64 {
 	return n
 }
 
+// ClassifyMoves returns Classify(s) and, for an Inner s, dst with Moves(s)
+// appended, decoding s and finding its legal moves once
+// (implicit.MoveClassifier).
+func (g *Game) ClassifyMoves(s uint64, dst []uint64) (implicit.Kind, []uint64) {
+	p, k, i, ok := g.decode(s)
+	if !ok {
+		return implicit.Illegal, dst
+	}
+	n := len(dst)
+	if dst = g.moves(&p, k, i, dst); len(dst) == n {
+		return implicit.TerminalLoss, dst // no legal move, in check: a checkmate
+	}
+	return implicit.Inner, dst
+}
+
 // Moves appends the classes that s's legal moves reach, each once; a
 // stalemate's only move is to itself. s must be legal (see Classify), as
 // for Unmoves.
