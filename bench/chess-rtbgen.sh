@@ -30,7 +30,7 @@ if ! [ -e "$work/retro/done" ]; then
 fi
 if ! [ -e "$work/rtb/done" ]; then
   start=$(date +%s.%N)
-  for sig in $("$retro" solve chess -all 4 -dir "$work/retro" | cut -d: -f1); do
+  for sig in $("$retro" solve chess -all 4 -dir "$work/retro" | grep ' already$' | cut -d: -f1); do
     tool=rtbgen
     [[ $sig == *P* ]] && tool=rtbgenp
     (cd "$work/rtb" && RTBPATH="$work/rtb" "$gen/$tool" -t 2 "$sig" >/dev/null)

@@ -383,8 +383,19 @@ func (g *Game) moves(p *Position, k int, i uint64, dst []uint64) []uint64 {
 		}
 		dst = append(dst, next)
 	}
+	if !mayRepeat(p.king(p.Turn.Other())) {
+		return dst
+	}
 	return distinct(dst, from)
 }
+
+// mayRepeat reports whether two of a position's moves, or two of its
+// un-moves within its material, may reach one class when the king that
+// none of them moves stands on s. They reach positions q1 and q2 with
+// that king in place, so a symmetry that takes q1 to q2 keeps it in
+// place: the identity (the same move: each is listed once) or a
+// reflection in a diagonal through s. Elsewhere, no repeat to drop.
+func mayRepeat(s Square) bool { return s.File() == s.Rank() || s.File()+s.Rank() == 7 }
 
 // slot returns the number of p's piece on square s.
 func (p *Position) slot(s Square) int {
@@ -445,6 +456,9 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 		}
 	}
 	if !conversions || p.EP != 0 { // an en-passant node is reached by its double step only
+		if !mayRepeat(p.king(p.Turn)) {
+			return dst
+		}
 		return distinct(dst, from)
 	}
 	var buf [128]Position
