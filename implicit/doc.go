@@ -50,10 +50,10 @@
 //	                 quixo, teeko
 //	TierUnmover      chess, morris,       package tier                   a tier's solve lists every un-move
 //	                 quixo, teeko                                        and drops those into other tiers
-//	TierMover        morris               package tier                   a tier's solve numbers the moves
+//	TierMover        chess, morris        package tier                   a tier's solve numbers the moves
 //	                                                                     inside the tier to count them
-//	MoveClassifier   chess                package tier                   a tier's classify decodes each
-//	                                                                     index twice, legal moves twice
+//	TierMoveClassifier                                                   Classify, then TierMoves: each
+//	                 chess                package tier                   index decoded twice
 //	TierOrderer      morris               package tier, retro verify     a tier's moves are looked up in
 //	                                                                     index order: each a cache miss
 //

@@ -108,16 +108,6 @@ func UnmoveCounterOf(g Game) func(t uint64, buf []uint64) (uint64, []uint64) {
 	}
 }
 
-// MoveClassifier is a Game that classifies a position and lists its moves
-// in one call, sharing the work the two calls would each do (decoding the
-// index, finding the legal moves): a tiered solve calls it once per index
-// of a tier with exits, whose moves it must look at one by one.
-type MoveClassifier interface {
-	// ClassifyMoves returns Classify(s) and, for an Inner s, dst with
-	// Moves(s) appended (dst as it was for the other kinds).
-	ClassifyMoves(s uint64, dst []uint64) (Kind, []uint64)
-}
-
 // ClassifyCounter is a MoveCounter that classifies a position and counts
 // its moves in one call, sharing the work the two calls would each do
 // (decoding the index): engines call it once per index to start a solve.

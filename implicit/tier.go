@@ -163,6 +163,17 @@ type TierMover interface {
 	TierMoves(s uint64, dst []uint64) (inside uint64, exits []uint64)
 }
 
+// TierMoveClassifier is a TierMover that classifies a position and counts
+// and lists its moves in one call, sharing the work the two calls would
+// each do (decoding the index, finding the legal moves): a tiered solve
+// calls it once per index of the tier to start.
+type TierMoveClassifier interface {
+	TierMover
+	// ClassifyTierMoves returns Classify(s) and, for an Inner s,
+	// TierMoves(s, dst); 0 and dst as it was for the other kinds.
+	ClassifyTierMoves(s uint64, dst []uint64) (Kind, uint64, []uint64)
+}
+
 // TierOrderer is a Tiered game that lists the positions of a tier in
 // parts, in an order that a tier's pass over every position's moves
 // follows (the one pass of a tier without moves inside, the

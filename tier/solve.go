@@ -106,7 +106,6 @@ func (l layout) checkpointName(o Options, k int, t implicit.Tier) string {
 	return fmt.Sprintf("%s; tier %d", o.Fingerprint, k)
 }
 
-
 // Solve solves g tier by tier and returns its solution, which reads the
 // tiers' files in dir (Close it when done).
 func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error) {
@@ -238,9 +237,6 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 	v.tu, _ = s.g.(implicit.TierUnmover)
 	if s.sym == nil {
 		v.tm, _ = s.g.(implicit.TierMover)
-	}
-	if v.cm == nil && v.tm == nil {
-		v.mc, _ = s.g.(implicit.MoveClassifier)
 	}
 	if len(t.Children) == 0 && v.tm == nil {
 		v.counter = counterOf(s.g)

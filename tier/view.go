@@ -18,7 +18,6 @@ type view struct {
 	cm  implicit.CanonicalMover // g, if it lists canonical moves itself; otherwise nil
 	tu  implicit.TierUnmover    // g, if it lists the un-moves inside a tier apart; otherwise nil
 	tm  implicit.TierMover      // g, if it counts the moves inside a tier apart and is not symmetric; otherwise nil
-	mc  implicit.MoveClassifier // g, if it classifies and lists moves at once, with none of cm and tm; otherwise nil
 	// counter, for a tier without children, classifies a position and
 	// counts its moves (its classes' for a symmetric game) without
 	// numbering them: there are no exits to look up.
@@ -123,21 +122,22 @@ func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, eng
 		kind, n, buf := v.counter(p, buf)
 		return kind, n, engine.Exit{}, buf
 	}
-	var kind implicit.Kind
-	if v.mc != nil {
-		if kind, buf = v.mc.ClassifyMoves(p, buf[:0]); kind != implicit.Inner {
+	if tc, ok := v.tm.(implicit.TierMoveClassifier); ok {
+		kind, n, buf := tc.ClassifyTierMoves(p, buf[:0])
+		if kind != implicit.Inner {
 			return kind, 0, engine.Exit{}, buf
 		}
-	} else {
-		if kind = v.g.Classify(p); kind != implicit.Inner {
-			return kind, 0, engine.Exit{}, buf
-		}
-		if v.tm != nil {
-			n, buf := v.tm.TierMoves(p, buf[:0])
-			return kind, n, v.exit(p, buf), buf
-		}
-		buf = v.list(p, buf[:0], false)
+		return kind, n, v.exit(p, buf), buf
 	}
+	kind := v.g.Classify(p)
+	if kind != implicit.Inner {
+		return kind, 0, engine.Exit{}, buf
+	}
+	if v.tm != nil {
+		n, buf := v.tm.TierMoves(p, buf[:0])
+		return kind, n, v.exit(p, buf), buf
+	}
+	buf = v.list(p, buf[:0], false)
 	// The moves inside the tier go to the front, to be counted (not
 	// numbered: a class is told by its representative, which costs no
 	// rank); the exits to the back, each class looked up once.

@@ -49,7 +49,8 @@ type solveFlags struct {
 	ckptEvery  time.Duration // -checkpoint-every
 	dbPath     string        // -db: where to save the solution
 	lossDepths bool          // -compact: the database keeps the depths of losses only
-	familyFlags              // -all, -dir: a game with a family (Descriptor.Family)
+
+	familyFlags // -all, -dir: a game with a family (Descriptor.Family)
 }
 
 // solveRun is one run of `retro solve`: its flags, and what the run holds

@@ -330,19 +330,64 @@ func (g *Game) NumMoves(s uint64) uint64 {
 	return n
 }
 
-// ClassifyMoves returns Classify(s) and, for an Inner s, dst with Moves(s)
-// appended, decoding s and finding its legal moves once
-// (implicit.MoveClassifier).
-func (g *Game) ClassifyMoves(s uint64, dst []uint64) (implicit.Kind, []uint64) {
+// ClassifyTierMoves returns Classify(s) and, for an Inner s, TierMoves(s,
+// dst), decoding s and finding its legal moves once
+// (implicit.TierMoveClassifier).
+func (g *Game) ClassifyTierMoves(s uint64, dst []uint64) (implicit.Kind, uint64, []uint64) {
 	p, k, i, ok := g.decode(s)
 	if !ok {
-		return implicit.Illegal, dst
+		return implicit.Illegal, 0, dst
 	}
 	n := len(dst)
-	if dst = g.moves(&p, k, i, dst); len(dst) == n {
-		return implicit.TerminalLoss, dst // no legal move, in check: a checkmate
+	inside, dst := g.tierMoves(&p, k, i, dst)
+	if inside == 0 && len(dst) == n {
+		return implicit.TerminalLoss, 0, dst // no legal move: a checkmate
 	}
-	return implicit.Inner, dst
+	return implicit.Inner, inside, dst
+}
+
+// TierMoves returns the number of s's moves within its material and
+// appends the others, its captures and promotions (implicit.TierMover).
+func (g *Game) TierMoves(s uint64, dst []uint64) (uint64, []uint64) {
+	p, k, i := g.decodeLegal(s)
+	return g.tierMoves(&p, k, i, dst)
+}
+
+// tierMoves is TierMoves of p, the position of index i of tier k. A move
+// within the material is counted without its index where no two can reach
+// one class (mayRepeat), numbered and counted once per class elsewhere.
+func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []uint64) {
+	var buf [128]Move
+	moves := p.Moves(buf[:0])
+	if len(moves) == 0 {
+		if !p.InCheck(p.Turn) {
+			return 1, dst // a stalemate moves to itself
+		}
+		return 0, dst
+	}
+	occ := p.occupancy()
+	all := occ[0] | occ[1]
+	repeat := mayRepeat(p.king(p.Turn.Other()))
+	var inside uint64
+	var within [128]uint64
+	same := within[:0]
+	from := len(dst)
+	for _, m := range moves {
+		stays := m.Promotion == King && !all.Has(m.To) && !(p.EP != 0 && m.To == p.EP && p.Pieces[p.slot(m.From)].Kind == Pawn)
+		switch {
+		case stays && !repeat:
+			inside++
+		case stays:
+			same = g.moveIndex(p, k, i, m, all, same)
+		default:
+			dst = g.moveIndex(p, k, i, m, all, dst)
+		}
+	}
+	if repeat {
+		inside = uint64(len(distinct(same, 0)))
+		dst = distinct(dst, from)
+	}
+	return inside, dst
 }
 
 // Moves appends the classes that s's legal moves reach, each once; a
@@ -368,20 +413,7 @@ func (g *Game) moves(p *Position, k int, i uint64, dst []uint64) []uint64 {
 	occ := p.occupancy()
 	from := len(dst)
 	for _, m := range moves {
-		// Not from an en-passant node (whose index is not a position's),
-		// nor a double step (which may lead to one).
-		if m.Promotion == King && !(occ[0] | occ[1]).Has(m.To) && p.EP == 0 && m.To-m.From != 16 && m.From-m.To != 16 {
-			if next, ok := t.e.step(i, p.slot(m.From), m.From, m.To); ok {
-				dst = append(dst, t.start+next)
-				continue
-			}
-		}
-		q := p.Play(m)
-		next, ok := g.index(&q)
-		if !ok {
-			panic(fmt.Sprintf("chess: %s: the move %v reaches %s, of no material of the game", p.FEN(), m, q.FEN()))
-		}
-		dst = append(dst, next)
+		dst = g.moveIndex(p, k, i, m, occ[0]|occ[1], dst)
 	}
 	if !mayRepeat(p.king(p.Turn.Other())) {
 		return dst
@@ -396,6 +428,25 @@ func (g *Game) moves(p *Position, k int, i uint64, dst []uint64) []uint64 {
 // place: the identity (the same move: each is listed once) or a
 // reflection in a diagonal through s. Elsewhere, no repeat to drop.
 func mayRepeat(s Square) bool { return s.File() == s.Rank() || s.File()+s.Rank() == 7 }
+
+// moveIndex appends the index of the class that move m of p (the
+// position of index i of tier k, its occupied squares all) reaches.
+func (g *Game) moveIndex(p *Position, k int, i uint64, m Move, all Bitboard, dst []uint64) []uint64 {
+	t := &g.tiers[k]
+	// Not from an en-passant node (whose index is not a position's), nor
+	// a double step (which may lead to one).
+	if m.Promotion == King && !all.Has(m.To) && p.EP == 0 && m.To-m.From != 16 && m.From-m.To != 16 {
+		if next, ok := t.e.step(i, p.slot(m.From), m.From, m.To); ok {
+			return append(dst, t.start+next)
+		}
+	}
+	q := p.Play(m)
+	next, ok := g.index(&q)
+	if !ok {
+		panic(fmt.Sprintf("chess: %s: the move %v reaches %s, of no material of the game", p.FEN(), m, q.FEN()))
+	}
+	return append(dst, next)
+}
 
 // slot returns the number of p's piece on square s.
 func (p *Position) slot(s Square) int {

@@ -19,7 +19,7 @@ import (
 // often among Moves(s) as s does among Unmoves(t) (and the same from each
 // un-move's side). The optional interfaces a game has are checked on the
 // same positions: counts (MoveCounter, UnmoveCounter, ClassifyCounter) equal
-// to the lists', ClassifyMoves equal to Classify and Moves, Notation's ParsePosition(Describe(s)) == s, and for a
+// to the lists', Notation's ParsePosition(Describe(s)) == s, and for a
 // Symmetric game (with its CanonicalMover and ClassCounter) that Canonical
 // picks one member per class that moves commute with (see checkSymmetric).
 // It returns an error describing the first violation.
@@ -77,15 +77,6 @@ type checker struct {
 func (c *checker) position(s uint64) error {
 	g := c.g
 	kind := g.Classify(s)
-	if mc, ok := g.(implicit.MoveClassifier); ok {
-		var want []uint64
-		if kind == implicit.Inner {
-			want = g.Moves(s, nil)
-		}
-		if k, moves := mc.ClassifyMoves(s, nil); k != kind || !slices.Equal(moves, want) {
-			return fmt.Errorf("gametest: ClassifyMoves(%d) = %v, %v, but it is %v with moves %v", s, k, moves, kind, want)
-		}
-	}
 	if kind == implicit.Illegal {
 		return nil
 	}

@@ -68,6 +68,12 @@ func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 			if inside != uint64(len(buf)-len(want)) || !slices.Equal(sorted(exits), sorted(want)) {
 				return fmt.Errorf("gametest: TierMoves(%d) = %d inside, exits %v; want %d inside, exits %v", s, inside, exits, len(buf)-len(want), want)
 			}
+			if tc, ok := tm.(implicit.TierMoveClassifier); ok {
+				kind, inside2, exits2 := tc.ClassifyTierMoves(s, nil)
+				if kind != g.Classify(s) || inside2 != inside || !slices.Equal(exits2, exits) {
+					return fmt.Errorf("gametest: ClassifyTierMoves(%d) = %v, %d, %v; Classify and TierMoves say %v, %d, %v", s, kind, inside2, exits2, g.Classify(s), inside, exits)
+				}
+			}
 		}
 		if cm != nil && !slices.Equal(cm.CanonicalMoves(s, nil), canonicals(sym, buf)) {
 			return fmt.Errorf("gametest: CanonicalMoves(%d) does not list the canonical images of Moves(%d) in order", s, s)
