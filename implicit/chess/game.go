@@ -436,7 +436,7 @@ func (g *Game) moveIndex(p *Position, k int, i uint64, m Move, all Bitboard, dst
 	// Not from an en-passant node (whose index is not a position's), nor
 	// a double step (which may lead to one).
 	if m.Promotion == King && !all.Has(m.To) && p.EP == 0 && m.To-m.From != 16 && m.From-m.To != 16 {
-		if next, ok := t.e.step(i, p.slot(m.From), m.From, m.To); ok {
+		if next, ok := t.e.step(p, i, p.slot(m.From), m.From, m.To); ok {
 			return append(dst, t.start+next)
 		}
 	}
@@ -496,7 +496,7 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 	var steps [128]unmove
 	for _, u := range p.unmoves(steps[:0]) {
 		if p.EP == 0 && u.ep == 0 {
-			if prev, ok := tier.e.step(i, u.j, p.Pieces[u.j].Square, u.from); ok {
+			if prev, ok := tier.e.step(&p, i, u.j, p.Pieces[u.j].Square, u.from); ok {
 				dst = append(dst, tier.start+prev)
 				continue
 			}

@@ -161,23 +161,21 @@ func newEndgame(m Material, plain bool) (*Endgame, error) {
 	return e, nil
 }
 
-// step returns the index after the piece of slot j of position i (legal,
-// a representative) moves from square from to to, the turn passing, where
-// plain arithmetic finds it: not a king (the pair of kings stays), no twin
-// (the pieces stay in order), and kings that no other symmetry brings into
-// the table (the moved position is its class's representative). ok is
-// false otherwise, and the index must be found from the position.
-func (e *Endgame) step(i uint64, j int, from, to Square) (uint64, bool) {
+// step returns the index after the piece of slot j of position p, of
+// index i (legal, a representative), moves from square from to to, the
+// turn passing, where plain arithmetic finds it: not a king (the pair of
+// kings stays), no twin (the pieces stay in order), and kings that no
+// other symmetry brings into the table (the moved position is its class's
+// representative). ok is false otherwise, and the index must be found
+// from the position.
+func (e *Endgame) step(p *Position, i uint64, j int, from, to Square) (uint64, bool) {
 	w := e.weight[j]
-	if w == 0 || e.twin[j] {
+	if w == 0 || e.twin[j] || !e.alone[e.kkOf[p.Pieces[0].Square][p.Pieces[e.bk].Square]] {
 		return 0, false
 	}
 	turned := i + e.half
 	if i >= e.half {
 		turned = i - e.half
-	}
-	if !e.alone[(turned%e.half)/e.kkWidth] {
-		return 0, false
 	}
 	return uint64(int64(turned) + (int64(to)-int64(from))*int64(w)), true
 }

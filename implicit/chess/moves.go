@@ -219,28 +219,41 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 		} else {
 			from = attacks(pc.Kind, them, pc.Square, all) &^ all
 		}
-		for ; from != 0; from &= from - 1 {
-			f := from.First()
-			// The side to move in p must not have stood in check with the
-			// other to move.
-			before := all&^Bit(pc.Square) | Bit(f)
-			checked := false
-			for k, other := range p.List() {
-				sq := other.Square
-				if k == j {
-					sq = f
-				}
-				if other.Color == them && hits(other.Kind, them, sq, king, before) {
-					checked = true
-					break
-				}
-			}
-			if !checked {
-				dst = p.withEP(dst, unmove{j, f, 0}, ep)
-			}
+		// The side to move in p must not have stood in check with the
+		// other to move.
+		for from &= p.unchecked(j, king, all); from != 0; from &= from - 1 {
+			dst = p.withEP(dst, unmove{j, from.First(), 0}, ep)
 		}
 	}
 	return dst
+}
+
+// unchecked returns the squares from which the piece of slot j, of the
+// side that moved last, can have come without the other side's king (on
+// king) standing in check before: none if a piece of its that is not a
+// slider gives check; on a slider's line to the king if the piece was
+// all that stood between them; not where the piece itself would give
+// check. all holds the occupied squares.
+func (p *Position) unchecked(j int, king Square, all Bitboard) Bitboard {
+	them := p.Pieces[j].Color
+	rest := all &^ Bit(p.Pieces[j].Square)
+	safe := ^Bitboard(0)
+	for k, o := range p.List() {
+		switch {
+		case o.Color != them:
+		case k == j && o.Kind == Pawn:
+			safe &^= pawnAttacks[them.Other()][king] // the squares from which a pawn of them attacks king
+		case k == j:
+			safe &^= attacks(o.Kind, them, king, rest) // a king, knight or slider attacks back alike
+		case o.Kind == King || o.Kind == Knight || o.Kind == Pawn:
+			if hits(o.Kind, them, o.Square, king, rest) {
+				return 0
+			}
+		case lines[o.Square][king]&kindLines[o.Kind] != 0 && between[o.Square][king]&rest == 0:
+			safe &= between[o.Square][king]
+		}
+	}
+	return safe
 }
 
 // Status says how a position with no legal moves ends: checkmate (the side
