@@ -41,7 +41,7 @@ func (p *Position) moves(dst []Move, first bool) []Move {
 	all := occ[0] | occ[1]
 	us := p.Turn
 	king := p.king(us)
-	for _, pc := range p.List() {
+	for j, pc := range p.List() {
 		if pc.Color != us {
 			continue
 		}
@@ -66,24 +66,54 @@ func (p *Position) moves(dst []Move, first bool) []Move {
 		} else {
 			targets = attacks(pc.Kind, us, pc.Square, all) &^ occ[us]
 		}
+		if pc.Kind != King {
+			targets &= p.uncheckedTo(j, king, all)
+		}
 		for ; targets != 0; targets &= targets - 1 {
 			if first && len(dst) > 0 {
 				return dst
 			}
 			to := targets.First()
-			if pc.Kind == Pawn && (to.Rank() == 0 || to.Rank() == 7) {
+			switch {
+			case pc.Kind == Pawn && (to.Rank() == 0 || to.Rank() == 7):
 				for _, k := range promotions {
-					dst = p.appendLegal(dst, Move{pc.Square, to, k}, king, all)
+					dst = append(dst, Move{pc.Square, to, k})
 				}
-				continue
+			case pc.Kind == King:
+				dst = p.appendLegal(dst, Move{pc.Square, to, King}, king, all)
+			default:
+				dst = append(dst, Move{pc.Square, to, King})
 			}
-			dst = p.appendLegal(dst, Move{pc.Square, to, King}, king, all)
 		}
 		if pc.Kind == Pawn && p.EP != 0 && pawnAttacks[us][pc.Square].Has(p.EP) && p.epSafe(pc.Square, p.EP, king, all) {
 			dst = append(dst, Move{pc.Square, p.EP, King})
 		}
 	}
 	return dst
+}
+
+// uncheckedTo returns the squares to which the piece of slot j, not a
+// king, can move without leaving its king (on king) attacked: where a
+// piece that is not a slider gives check, its square only; on the line of
+// a slider that the move would leave with nothing between it and the
+// king, that line or the slider's square. all holds the occupied squares.
+// (En passant, which takes a piece off another square, is epSafe's.)
+func (p *Position) uncheckedTo(j int, king Square, all Bitboard) Bitboard {
+	us := p.Pieces[j].Color
+	rest := all &^ Bit(p.Pieces[j].Square)
+	safe := ^Bitboard(0)
+	for _, o := range p.List() {
+		switch {
+		case o.Color == us:
+		case o.Kind == King || o.Kind == Knight || o.Kind == Pawn:
+			if hits(o.Kind, o.Color, o.Square, king, rest) {
+				safe &= Bit(o.Square)
+			}
+		case lines[o.Square][king]&kindLines[o.Kind] != 0 && between[o.Square][king]&rest == 0:
+			safe &= between[o.Square][king] | Bit(o.Square)
+		}
+	}
+	return safe
 }
 
 // appendLegal appends m to dst if it does not leave the mover's king
