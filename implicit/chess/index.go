@@ -163,19 +163,36 @@ func newEndgame(m Material, plain bool) (*Endgame, error) {
 
 // step returns the index after the piece of slot j of position p, of
 // index i (legal, a representative), moves from square from to to, the
-// turn passing, where plain arithmetic finds it: not a king (the pair of
-// kings stays), no twin (the pieces stay in order), and kings that no
-// other symmetry brings into the table (the moved position is its class's
-// representative). ok is false otherwise, and the index must be found
-// from the position.
+// turn passing, where plain arithmetic finds it: no twin (the pieces stay
+// in order), and kings that no other symmetry brings into the table (the
+// moved position is its class's representative). ok is false otherwise,
+// and the index must be found from the position.
+//
+// A king's move is found so too where the kings' new pair is in the table
+// as it stands and no other symmetry brings it there: the other pieces
+// keep their squares, and the pair's number changes.
 func (e *Endgame) step(p *Position, i uint64, j int, from, to Square) (uint64, bool) {
-	w := e.weight[j]
-	if w == 0 || e.twin[j] || !e.alone[e.kkOf[p.Pieces[0].Square][p.Pieces[e.bk].Square]] {
-		return 0, false
-	}
 	turned := i + e.half
 	if i >= e.half {
 		turned = i - e.half
+	}
+	kk := e.kkOf[p.Pieces[0].Square][p.Pieces[e.bk].Square]
+	if j == 0 || j == e.bk {
+		w, b := p.Pieces[0].Square, p.Pieces[e.bk].Square
+		if j == 0 {
+			w = to
+		} else {
+			b = to
+		}
+		next := e.kkOf[w][b]
+		if next < 0 || !e.alone[next] {
+			return 0, false
+		}
+		return uint64(int64(turned) + int64(next-kk)*int64(e.kkWidth)), true
+	}
+	w := e.weight[j]
+	if e.twin[j] || !e.alone[kk] {
+		return 0, false
 	}
 	return uint64(int64(turned) + (int64(to)-int64(from))*int64(w)), true
 }
