@@ -38,7 +38,8 @@ func (c *solveRun) wholeBytes(g implicit.Game) (uint64, bool) {
 }
 
 // chooseTiered says whether g is solved tier by tier: when -tiered asks,
-// or when the game has tiers and does not fit whole in -max-memory.
+// when the game's tiers are shared (implicit.SharedTiers), or when the
+// game has tiers and does not fit whole in -max-memory.
 func (c *solveRun) chooseTiered(d *implicit.Descriptor, g implicit.Game) (bool, error) {
 	_, isTiered := g.(implicit.Tiered)
 	asked := c.tiered || c.plan
@@ -63,6 +64,11 @@ func (c *solveRun) chooseTiered(d *implicit.Descriptor, g implicit.Game) (bool, 
 	}
 	if c.world != nil {
 		return false, nil // the ranks share the memory of a whole solve
+	}
+	if _, ok := g.(implicit.SharedTiers); ok {
+		// Chess: its tiers' solves are quicker than a whole one (moves in
+		// a material are counted, not numbered: TierMover) and smaller.
+		return true, nil
 	}
 	need, ok := c.wholeBytes(g)
 	if ok && need <= c.memoryLimit() {
