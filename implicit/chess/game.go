@@ -355,7 +355,8 @@ func (g *Game) TierMoves(s uint64, dst []uint64) (uint64, []uint64) {
 
 // tierMoves is TierMoves of p, the position of index i of tier k. A move
 // within the material is counted without its index where no two can reach
-// one class (mayRepeat), numbered and counted once per class elsewhere.
+// one class (diagonalSymmetric), numbered and counted once per class
+// elsewhere.
 func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []uint64) {
 	var buf [128]Move
 	moves := p.Moves(buf[:0])
@@ -367,7 +368,9 @@ func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []
 	}
 	occ := p.occupancy()
 	all := occ[0] | occ[1]
-	repeat := mayRepeat(p.king(p.Turn.Other()))
+	them := p.Turn.Other()
+	repeat := g.tiers[k].e.syms == 8 && p.diagonalSymmetric(them) // among the moves within the material
+	exitRepeat := mayRepeat(p.king(them))
 	var inside uint64
 	var within [128]uint64
 	same := within[:0]
@@ -385,6 +388,8 @@ func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []
 	}
 	if repeat {
 		inside = uint64(len(distinct(same, 0)))
+	}
+	if exitRepeat {
 		dst = distinct(dst, from)
 	}
 	return inside, dst
@@ -428,6 +433,33 @@ func (g *Game) moves(p *Position, k int, i uint64, dst []uint64) []uint64 {
 // place: the identity (the same move: each is listed once) or a
 // reflection in a diagonal through s. Elsewhere, no repeat to drop.
 func mayRepeat(s Square) bool { return s.File() == s.Rank() || s.File()+s.Rank() == 7 }
+
+// diagonalSymmetric reports whether the reflection in a diagonal takes
+// side c's pieces onto themselves (each to a piece of its kind). Moves
+// within the material leave the other side's pieces in place, and
+// un-moves within it the side to move's, so a symmetry that takes one's
+// position to another's keeps those pieces where they are, and only such
+// a reflection can (the refinement of mayRepeat for these).
+func (p *Position) diagonalSymmetric(c Color) bool {
+	for _, t := range [2]int{4, 7} { // a1-h8, a8-h1
+		fixed := true
+		for _, pc := range p.List() {
+			if pc.Color != c {
+				continue
+			}
+			to := symSquare[t][pc.Square]
+			found := false
+			for _, o := range p.List() {
+				found = found || o.Color == c && o.Kind == pc.Kind && o.Square == to
+			}
+			fixed = fixed && found
+		}
+		if fixed {
+			return true
+		}
+	}
+	return false
+}
 
 // moveIndex appends the index of the class that move m of p (the
 // position of index i of tier k, its occupied squares all) reaches.
@@ -507,7 +539,7 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 		}
 	}
 	if !conversions || p.EP != 0 { // an en-passant node is reached by its double step only
-		if !mayRepeat(p.king(p.Turn)) {
+		if tier.e.syms < 8 || !p.diagonalSymmetric(p.Turn) {
 			return dst
 		}
 		return distinct(dst, from)

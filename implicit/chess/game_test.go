@@ -224,3 +224,78 @@ func TestPlayed(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeats checks the moves and un-moves that skip dropping repeats
+// (mayRepeat, diagonalSymmetric) against lists made the long way, every
+// move played and looked up and every repeat dropped, on positions with
+// their pieces on the diagonals more often than chance would put them.
+func TestRepeats(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	diagonals := []Square{}
+	for s := Square(0); s < NoSquare; s++ {
+		if mayRepeat(s) {
+			diagonals = append(diagonals, s)
+		}
+	}
+	for _, sig := range []string{"KQvK", "KRvKR", "KQvKB", "KBBvK", "KRvKNN", "KQRvKR", "KNvKP"} {
+		g, m := testGame(t, sig)
+		checked := 0
+		for checked < 300 {
+			var pieces []Piece
+			for c := range m.Pieces {
+				for _, k := range m.Pieces[c] {
+					s := Square(r.IntN(64))
+					if r.IntN(2) == 0 {
+						s = diagonals[r.IntN(len(diagonals))]
+					}
+					pieces = append(pieces, Piece{k, Color(c), s})
+				}
+			}
+			p := NewPosition(Color(r.IntN(2)), pieces...)
+			s, ok := g.Index(p)
+			if !ok {
+				continue
+			}
+			checked++
+			p, _ = g.Position(s)
+			k := implicit.TierOf(g.itiers, s)
+			var inside, exits []uint64
+			for _, mv := range p.Moves(nil) {
+				q := p.Play(mv)
+				next, ok := g.index(&q)
+				if !ok {
+					t.Fatalf("%s: %v reaches no position", p.FEN(), mv)
+				}
+				if implicit.TierOf(g.itiers, next) == k {
+					inside = append(inside, next)
+				} else {
+					exits = append(exits, next)
+				}
+			}
+			if len(inside)+len(exits) == 0 && !p.InCheck(p.Turn) {
+				inside = append(inside, s) // a stalemate
+			}
+			inside, exits = distinct(inside, 0), distinct(exits, 0)
+			n, gotExits := g.TierMoves(s, nil)
+			if n != uint64(len(inside)) || !slices.Equal(distinct(gotExits, 0), exits) {
+				t.Errorf("%v %s: TierMoves %d inside, exits %v; the long way %d, %v", m, p.FEN(), n, gotExits, len(inside), exits)
+			}
+			if got := distinct(g.Moves(s, nil), 0); !slices.Equal(got, distinct(append(inside, exits...), 0)) {
+				t.Errorf("%v %s: Moves %v; the long way %v", m, p.FEN(), got, append(inside, exits...))
+			}
+			var back []uint64
+			if !p.InCheck(p.Turn) && !p.hasMove() {
+				back = append(back, s)
+			}
+			for _, q := range p.Unmoves(nil) {
+				if prev, ok := g.index(&q); ok {
+					back = append(back, prev)
+				}
+			}
+			back = distinct(back, 0)
+			if got := g.TierUnmoves(s, false, nil); len(got) != len(back) || !slices.Equal(distinct(got, 0), back) {
+				t.Errorf("%v %s: TierUnmoves %v; the long way %v", m, p.FEN(), got, back)
+			}
+		}
+	}
+}
