@@ -441,7 +441,11 @@ func mayRepeat(s Square) bool { return s.File() == s.Rank() || s.File()+s.Rank()
 // position to another's keeps those pieces where they are, and only such
 // a reflection can (the refinement of mayRepeat for these).
 func (p *Position) diagonalSymmetric(c Color) bool {
+	king := p.king(c)
 	for _, t := range [2]int{4, 7} { // a1-h8, a8-h1
+		if symSquare[t][king] != king {
+			continue // the king is off this diagonal
+		}
 		fixed := true
 		for _, pc := range p.List() {
 			if pc.Color != c {
