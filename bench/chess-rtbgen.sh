@@ -22,6 +22,21 @@ work=$(cd "$work" && pwd)
 (cd "$repo" && go build -o "$work/retro-bin" ./cmd/retro)
 retro=$work/retro-bin
 
+# syzygy NAME: the endgame NAME ("KQvKRR") as Syzygy names it ("KRRvKQ"):
+# the side with more pieces first, or with as many the stronger.
+syzygy() {
+  local w=${1%%v*} b=${1#*v} ws bs
+  ws=$(echo "$w" | tr QRBNP 12345)
+  bs=$(echo "$b" | tr QRBNP 12345)
+  if ((${#b} > ${#w})) || { ((${#b} == ${#w})) && [[ $bs < $ws ]]; }; then
+    echo "${b}v${w}"
+  else
+    echo "${w}v${b}"
+  fi
+}
+
+tool() { if [[ $1 == *P* ]]; then echo rtbgenp; else echo rtbgen; fi; }
+
 # The children: retro's -all 4 (its tiers shared by the runs below), and
 # rtbgen's compressed 3- and 4-piece tables, which its -g runs read.
 if ! [ -e "$work/retro/done" ]; then
@@ -31,9 +46,7 @@ fi
 if ! [ -e "$work/rtb/done" ]; then
   start=$(date +%s.%N)
   for sig in $("$retro" solve chess -all 4 -dir "$work/retro" | grep ' already$' | cut -d: -f1); do
-    tool=rtbgen
-    [[ $sig == *P* ]] && tool=rtbgenp
-    (cd "$work/rtb" && RTBPATH="$work/rtb" "$gen/$tool" -t 2 "$sig" >/dev/null)
+    (cd "$work/rtb" && RTBPATH="$work/rtb" "$gen/$(tool "$sig")" -t 2 "$sig" >/dev/null)
   done
   echo "rtbgen, 3 and 4 pieces, compressed: $(echo "$(date +%s.%N) - $start" | bc) s" >"$work/rtb/time"
   touch "$work/rtb/done"
@@ -43,11 +56,18 @@ echo
 echo "| endgame | retro (DTM) wall s | peak MiB | rtbgen -g (WDL, DTZ) wall s | peak MiB | time ratio retro/rtbgen | memory ratio |"
 echo "|---|---|---|---|---|---|---|"
 for sig in "$@"; do
-  tool=rtbgen
-  [[ $sig == *P* ]] && tool=rtbgenp
   tiers=$work/retro/tiers
+  # Its children of 5 pieces (the promotions of one with pawns), solved
+  # first by both and not timed: retro's tiers, rtbgen's tables.
+  for child in $("$retro" solve chess "$sig" -plan | awk 'NR > 1 && length($2) == 6 { print $2 }'); do
+    [ "$child" = "$sig" ] && continue
+    "$retro" solve chess "$child" -checkpoint "$tiers" >/dev/null
+    name=$(syzygy "$child")
+    [ -e "$work/rtb/$name.rtbw" ] || (cd "$work/rtb" && RTBPATH="$work/rtb" "$gen/$(tool "$name")" -t 2 "$name" >/dev/null)
+  done
+  tool=$(tool "$sig")
   rm -f "$tiers/$sig.tier" # solve the endgame's own tier again
-  /usr/bin/time -f "%e %M" -o "$work/retro.time" "$retro" solve chess "$sig" -tiered -workers 2 -checkpoint "$tiers" >/dev/null
+  /usr/bin/time -f "%e %M" -o "$work/retro.time" "$retro" solve chess "$sig" -workers 2 -checkpoint "$tiers" >/dev/null
   (cd "$work/rtb" && RTBPATH="$work/rtb" /usr/bin/time -f "%e %M" -o "$work/rtb.time" "$gen/$tool" -g -t 2 "$sig" >/dev/null)
   read -r rs rk <"$work/retro.time"
   read -r gs gk <"$work/rtb.time"
