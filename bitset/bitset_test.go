@@ -108,7 +108,7 @@ func TestTwoBits(t *testing.T) {
 }
 
 func TestCounters(t *testing.T) {
-	for _, width := range []uint{16, 32} {
+	for _, width := range []uint{8, 16, 32} {
 		c := NewCounters(101, width)
 		if c.Max() != 1<<width-1 || c.Width() != width || c.Len() != 101 {
 			t.Fatalf("width %d: Max %d Width %d Len %d", width, c.Max(), c.Width(), c.Len())
@@ -173,11 +173,15 @@ func TestCountersWiden(t *testing.T) {
 // goroutines; every counter must end at exactly its start minus its decrements,
 // and each must reach zero exactly once.
 func TestCountersDecConcurrent(t *testing.T) {
-	for _, width := range []uint{16, 32} {
-		const n, workers, per = 64, 8, 500
+	for _, width := range []uint{8, 16, 32} {
+		const n, workers = 64, 8
+		per := 500
+		if width == 8 {
+			per = 31 // 8 x 31 = 248, within a lane
+		}
 		c := NewCounters(n, width)
 		for i := range uint64(n) {
-			c.Set(i, workers*per)
+			c.Set(i, uint64(workers*per))
 		}
 		zeros := make([]int, workers)
 		var wg sync.WaitGroup
@@ -248,16 +252,18 @@ func TestCountersStoreWhileDec(t *testing.T) {
 	}
 }
 
-// TestCountersLanes stores through the slices of Lanes16 and Lanes32 from
-// workers that share words, and reads the counters back with Get.
+// TestCountersLanes stores through the slices of Lanes8, Lanes16 and
+// Lanes32 from workers that share words, and reads the counters back with
+// Get.
 func TestCountersLanes(t *testing.T) {
 	const n, workers = 1001, 3
-	for _, width := range []uint{16, 32} {
+	for _, width := range []uint{8, 16, 32} {
 		c := NewCounters(n, width)
+		l8, ok8 := c.Lanes8()
 		l16, ok16 := c.Lanes16()
 		l32, ok32 := c.Lanes32()
-		if ok16 != (width == 16) || ok32 != (width == 32) {
-			t.Fatalf("width %d: Lanes16 %v, Lanes32 %v", width, ok16, ok32)
+		if ok8 != (width == 8) || ok16 != (width == 16) || ok32 != (width == 32) {
+			t.Fatalf("width %d: Lanes8 %v, Lanes16 %v, Lanes32 %v", width, ok8, ok16, ok32)
 		}
 		var wg sync.WaitGroup
 		for w := range uint64(workers) {
@@ -265,9 +271,12 @@ func TestCountersLanes(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for i := w; i < n; i += workers {
-					if ok16 {
+					switch {
+					case ok8:
+						l8[i] = uint8(i * 7)
+					case ok16:
 						l16[i] = uint16(i * 7)
-					} else {
+					default:
 						l32[i] = uint32(i * 70001)
 					}
 				}
@@ -275,7 +284,7 @@ func TestCountersLanes(t *testing.T) {
 		}
 		wg.Wait()
 		for i := uint64(0); i < n; i++ {
-			want := i * 7 & 0xffff
+			want := i * 7 & (1<<width - 1)
 			if width == 32 {
 				want = i * 70001 & 0xffffffff
 			}

@@ -7,8 +7,8 @@ import (
 	"unsafe"
 )
 
-// Counters is a packed array of unsigned counters of 16 or 32 bits, several
-// to a 64-bit word. The zero value has length 0; NewCounters makes one.
+// Counters is a packed array of unsigned counters of 8, 16 or 32 bits,
+// several to a 64-bit word. The zero value has length 0; NewCounters makes one.
 //
 // The atomic methods update one lane with a single atomic add on its word:
 // Dec needs the lane to be positive, so it cannot borrow from the lane above,
@@ -18,21 +18,24 @@ type Counters struct {
 	words []uint64
 	mem   *mapping // keeps mapped words alive
 	n     uint64   // number of counters
-	shift uint     // log2 of the lanes per word: 2 for 16-bit lanes, 1 for 32-bit
+	shift uint     // log2 of the lanes per word: 3 for 8-bit lanes, 2 for 16-bit, 1 for 32-bit
 	width uint     // bits per lane
 	max   uint64   // largest value a lane holds
 }
 
-// NewCounters returns n counters of the given width in bits (16 or 32), all zero.
+// NewCounters returns n counters of the given width in bits (8, 16 or
+// 32), all zero.
 func NewCounters(n uint64, width uint) Counters {
 	var shift uint
 	switch width {
+	case 8:
+		shift = 3
 	case 16:
 		shift = 2
 	case 32:
 		shift = 1
 	default:
-		panic(fmt.Sprintf("bitset: counter width %d, want 16 or 32", width))
+		panic(fmt.Sprintf("bitset: counter width %d, want 8, 16 or 32", width))
 	}
 	lanes := uint64(1) << shift
 	w, m := allocWords((n + lanes - 1) / lanes)
@@ -68,6 +71,14 @@ func (c Counters) Words() []uint64 { return c.words }
 // Len returns the number of counters.
 func (c Counters) Len() uint64 { return c.n }
 
+// Lanes8 is Lanes16 for 8-bit counters.
+func (c Counters) Lanes8() ([]uint8, bool) {
+	if c.width != 8 || !littleEndian || len(c.words) == 0 {
+		return nil, false
+	}
+	return unsafe.Slice((*uint8)(unsafe.Pointer(&c.words[0])), c.n), true
+}
+
 // Lanes16 returns 16-bit counters as a slice, counter i at index i, for
 // plain stores: two goroutines may store to two counters of one word at
 // once, as to two elements of any slice. It returns false for 32-bit
@@ -94,7 +105,7 @@ var littleEndian = func() bool {
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }()
 
-// Width returns the number of bits in each counter: 16 or 32.
+// Width returns the number of bits in each counter: 8, 16 or 32.
 func (c Counters) Width() uint { return c.width }
 
 // Max returns the largest value a counter holds.

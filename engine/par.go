@@ -381,6 +381,9 @@ func (s *parSolver) classifyParts(ctx context.Context, g Parted) error {
 // goroutines store other counters of its word: a plain store of the lane
 // where the machine allows it (Lanes16, Lanes32), an atomic one otherwise.
 func storer(c bitset.Counters) func(i, v uint64) {
+	if l, ok := c.Lanes8(); ok {
+		return func(i, v uint64) { l[i] = uint8(v) }
+	}
 	if l, ok := c.Lanes16(); ok {
 		return func(i, v uint64) { l[i] = uint16(v) }
 	}

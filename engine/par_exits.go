@@ -72,7 +72,10 @@ func exitBytesPerIndex(g implicit.Game) float64 {
 
 // exitWidth is the lane width for an ExitGame's events.
 func exitWidth(g ExitGame) uint {
-	if (g.MaxExitDepth()+1)<<1|1 < 1<<16 {
+	switch event := (g.MaxExitDepth()+1)<<1 | 1; {
+	case event < 1<<8:
+		return 8
+	case event < 1<<16:
 		return 16
 	}
 	return 32
