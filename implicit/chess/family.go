@@ -81,5 +81,6 @@ func (g *Game) TierFamily() string {
 	return fmt.Sprintf("retro chess endgames (index version %d)", indexVersion)
 }
 
-// indexVersion numbers the endgames' index (Descriptor.Version).
-const indexVersion = 0
+// indexVersion numbers the endgames' index (Descriptor.Version): 1 since
+// a game keeps the materials other than its root as Syzygy names them.
+const indexVersion = 1

@@ -54,6 +54,22 @@ func TestEndgames(t *testing.T) {
 			t.Errorf("%s: listed %v, its swap %v", sig, names[sig], names[m.Swapped().String()])
 		}
 	}
+	// Each game's tiers are named as the list names the endgames, so that
+	// a tier is the root tier of the game of its name (SharedTiers).
+	for _, m := range list {
+		if testing.Short() && m.Count() == 5 {
+			continue
+		}
+		g, err := NewGame(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tier := range g.Tiers() {
+			if tier.Name != "KvK" && !names[tier.Name] {
+				t.Errorf("%v: tier %s, not an endgame of the list (its colours swapped?)", m, tier.Name)
+			}
+		}
+	}
 	for _, n := range []int{-1, 0, 2, 6} {
 		if _, err := Endgames(n); err == nil {
 			t.Errorf("Endgames(%d): no error", n)

@@ -12,10 +12,11 @@ import (
 // Game is an endgame with the smaller endgames its captures and
 // promotions lead to, each a tier: the positions of one material, both
 // sides to move, numbered by its Endgame. The root keeps the colours it
-// was given; every other material is kept with the stronger side as White
-// (more queens, then rooks, bishops, knights, pawns: see sideKey), and a
-// position reached with the colours the other way round is looked up with
-// them exchanged and the board turned over (flip).
+// was given; every other material is kept as Syzygy names it (whiteFirst:
+// the side with more pieces as White, or with as many the stronger), so
+// that a tier is the root of the game of its name (implicit.SharedTiers),
+// and a position reached with the colours the other way round is looked
+// up with them exchanged and the board turned over (flip).
 //
 // A position's moves are the distinct classes its legal moves reach, and
 // its un-moves the distinct classes that reach it: where two moves reach
@@ -78,7 +79,7 @@ func (t *keyTable) put(key uint32, tier int) {
 }
 
 // sideKey packs the counts of one side's pieces other than its king, the
-// queens in the highest bits: a greater key is the stronger side.
+// queens in the highest bits.
 func sideKey(kinds []Kind) uint32 {
 	var k uint32
 	for _, kind := range kinds {
@@ -147,7 +148,7 @@ func newGame(root Material, plain bool) (*Game, error) {
 			switch {
 			case plain:
 				queue = append(queue, c.Swapped())
-			case materialKey(c) < materialKey(c.Swapped()):
+			case !whiteFirst(c.Pieces[0][1:], c.Pieces[1][1:]):
 				c = c.Swapped()
 			}
 			queue = append(queue, c)
