@@ -60,6 +60,7 @@ if [ "${1:-}" = -all ]; then
     *) continue ;; # "SIG: in DIR/SIG.db already", and the total
     esac
     sig=${line%%: *}
+    [ -n "$(published "$sig" White)" ] || continue # KvK, which the endgames reach: no statistics
     rest=${line#*: }
     white=${rest%%; black to move:*}
     black="black to move:${rest#*; black to move:}"

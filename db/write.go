@@ -32,6 +32,9 @@ type Source struct {
 	// Reachable says that only the positions reachable from Start were
 	// solved: the others are stored as illegal.
 	Reachable bool
+	// FirstTier says that Values are the game's first tier only (see
+	// Section.FirstTier).
+	FirstTier bool
 }
 
 // Options tune a Writer. The zero value is valid.
@@ -153,7 +156,7 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 		return errors.New("db: a solve of the positions reachable from the start has no start")
 	}
 	s := Section{Label: src.Label, Size: n, IndexSize: n, Start: src.Start, MaxDepth: src.MaxDepth,
-		Coding: coding, Width: width, BlockSize: blockSize, Reachable: src.Reachable}
+		Coding: coding, Width: width, BlockSize: blockSize, Reachable: src.Reachable, FirstTier: src.FirstTier}
 	if src.Directory != nil {
 		s.IndexSize = src.IndexSize
 	}

@@ -492,6 +492,9 @@ func (sol *Solution) ReadsRuns() bool { return true }
 // Count returns the number of entries of value v.
 func (sol *Solution) Count(v engine.Value) uint64 { return sol.counts[v&3] }
 
+// TierMaxDepth returns the largest depth in tier k.
+func (sol *Solution) TierMaxDepth(k int) uint64 { return sol.stores[k].h.maxDepth }
+
 // MaxDepth returns the largest depth of a win or a loss.
 func (sol *Solution) MaxDepth() uint64 { return sol.maxD }
 

@@ -78,6 +78,21 @@ func (b *database) instance(k int, full bool) (query.Solved, implicit.Game, erro
 		return fmt.Errorf("%s: the file's %s (%d) differs from the game's (%d) as this retro builds %s",
 			b.f.Path(), what, file, game, gameCommand(b.f.Header))
 	}
+	if tab.Section.FirstTier {
+		tg, ok := g.(implicit.Tiered)
+		if !ok {
+			return p, nil, fmt.Errorf("%s: holds a first tier, and %s has no tiers", b.f.Path(), gameCommand(b.f.Header))
+		}
+		lv, err := newLinkedValues(b.f, tab, tg, b.d.Arg)
+		if err != nil {
+			return p, nil, err
+		}
+		p.Values = lv
+		if ap, ok := g.(implicit.AsPlayed); ok {
+			p.Game, p.Index = ap.Played(), ap.Class
+		}
+		return p, g, nil
+	}
 	if tab.Section.Directory == nil {
 		if g.Size() != tab.Size() {
 			return p, nil, mismatch("size", tab.Size(), g.Size())
@@ -382,7 +397,7 @@ func verifyCmd(args []string, e *env) error {
 	failed := false
 	for k := range b.f.Sections {
 		start := time.Now()
-		_, solved, err := b.instance(k, true)
+		sv, solved, err := b.instance(k, true)
 		if err != nil {
 			return err
 		}
@@ -391,8 +406,10 @@ func verifyCmd(args []string, e *env) error {
 		tg, tiered := solved.(implicit.Tiered)
 		// A tiered game too large to hold whole is verified a tier at a
 		// time, with its children's values: a cache of blocks would be read
-		// again and again by the moves into every other tier.
-		tiered = tiered && !tab.Section.Reachable && (*byTier || valuesHeld(tab, *workers)+tab.LoadBytes() > limit)
+		// again and again by the moves into every other tier. A file of a
+		// first tier alone is verified as that tier, its children's values
+		// read from their files.
+		tiered = tiered && !tab.Section.Reachable && !tab.FirstTier && (*byTier || valuesHeld(tab, *workers)+tab.LoadBytes() > limit)
 		if !tiered {
 			if err := fitValues(e, tab, *workers, limit, *progress || e.isTerminal); err != nil {
 				return err
@@ -417,14 +434,17 @@ func verifyCmd(args []string, e *env) error {
 		}
 		// A file that keeps the depths of losses only has its wins' found
 		// again from their moves.
-		var vals engine.Values = tab
+		vals := sv.Values
 		if tab.Coding == db.LossDepths {
-			vals = query.WinDepths(solved, tab)
+			vals = query.WinDepths(solved, vals)
 		}
 		var rep query.Report
-		if tiered {
+		switch {
+		case tab.FirstTier:
+			rep, err = query.VerifyTier(e.ctx, tg, vals, 0, *workers, &checked)
+		case tiered:
 			rep, err = verifyTiers(e, tg, tab, vals, *workers, limit, &checked)
-		} else {
+		default:
 			rep, err = query.Verify(e.ctx, solved, vals, *workers, &checked)
 		}
 		stop()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/games"
 	"github.com/retro-solver/retro/internal/text"
 )
 
@@ -29,11 +30,12 @@ func (f *familyFlags) add(fs *flag.FlagSet, d *implicit.Descriptor) {
 
 // solveFamily solves every member of d's family of up to c.all pieces, each
 // as `retro solve NAME MEMBER -db DIR/MEMBER.db -checkpoint DIR/tiers`
-// with the run's other flags, and prints a line per member: its answer
-// lines joined and the time it took, or that its database was there. The
-// tiers are shared (implicit.SharedTiers): each member solves its own
-// tier only, its children's read from the files the members before it
-// left in DIR/tiers.
+// with the run's other flags (and -linked where its children are members
+// already there: its database holds its own tier alone), and prints a line
+// per member: its answer lines joined and the time it took, or that its
+// database was there. The tiers are shared (implicit.SharedTiers): each
+// member solves its own tier only, its children's read from the files the
+// members before it left in DIR/tiers.
 func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 	switch {
 	case c.dir == "":
@@ -54,6 +56,10 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 	if err != nil {
 		return usagef("solve %s: -all %d: %v", d.Name, c.all, err)
 	}
+	listed := len(members)
+	if members, err = withOthers(d, members); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Join(c.dir, "tiers"), 0o755); err != nil {
 		return err
 	}
@@ -69,17 +75,24 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 	defer out.Flush()
 	begin := time.Now()
 	var bytesAll uint64
+	done := map[string]bool{} // the members whose databases are there
 	for _, name := range members {
 		path := filepath.Join(c.dir, text.FileName(name)+".db")
 		if size, err := memberThere(path, d, name); err == nil {
 			bytesAll += size
 			fmt.Fprintf(out, "%s: in %s already\n", name, path)
 			out.Flush()
+			done[name] = true
 			continue
 		} else if _, serr := os.Stat(path); serr == nil && c.wantProgress() {
 			fmt.Fprintf(c.env.stderr, "retro: %v; solving %s again\n", err, name)
 		}
 		args := append(append([]string{d.Name}, shared...), "-tiered", "-db="+path, "-checkpoint="+filepath.Join(c.dir, "tiers"), name)
+		if linked, err := allMembers(d, name, done); err != nil {
+			return err
+		} else if linked {
+			args = append(args[:len(args)-1], "-linked", name)
+		}
 		var lines bytes.Buffer
 		member := *c.env
 		member.stdout = &lines
@@ -92,12 +105,78 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 			return err
 		}
 		bytesAll += uint64(st.Size())
+		done[name] = true
 		answer := strings.ReplaceAll(strings.TrimSpace(lines.String()), "\n", "; ")
 		fmt.Fprintf(out, "%s: %s; %s, %s\n", name, answer, time.Since(start).Round(time.Millisecond), text.HumanBytes(uint64(st.Size())))
 		out.Flush()
 	}
-	fmt.Fprintf(out, "%d endgames in %s: %s of databases, in %s\n", len(members), c.dir, text.HumanBytes(bytesAll), time.Since(begin).Round(time.Millisecond))
+	others := ""
+	if extra := members[:len(members)-listed]; len(extra) > 0 {
+		others = fmt.Sprintf(" (and %s, which they reach)", strings.Join(extra, ", "))
+	}
+	fmt.Fprintf(out, "%d of %s's family%s in %s: %s of databases, in %s\n", listed, d.Name, others, c.dir, text.HumanBytes(bytesAll), time.Since(begin).Round(time.Millisecond))
 	return nil
+}
+
+// withOthers returns members preceded by the games their tiers reach that
+// are not members themselves (chess: the bare kings, KvK), so that each
+// member's tiers have a database of their own.
+func withOthers(d *implicit.Descriptor, members []string) ([]string, error) {
+	listed := map[string]bool{}
+	for _, m := range members {
+		listed[m] = true
+	}
+	var others []string
+	for _, m := range members {
+		tiers, err := tierNames(d, m)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tiers {
+			if !listed[t] {
+				listed[t] = true
+				others = append(others, t)
+			}
+		}
+	}
+	// The others are reached by the members and reach none of them: the
+	// smallest first.
+	slices.Reverse(others)
+	return append(others, members...), nil
+}
+
+// tierNames returns the names of the tiers of member name's game, its own
+// first; none for a game without tiers.
+func tierNames(d *implicit.Descriptor, name string) ([]string, error) {
+	_, insts, err := games.Load(d.Name, []string{"-" + d.Arg + "=" + name}, nil, implicit.LoadConfig{MaxMemory: 1 << 62})
+	if err != nil {
+		return nil, err
+	}
+	tg, ok := insts[0].Game().(implicit.Tiered)
+	if !ok {
+		return nil, nil
+	}
+	var names []string
+	for _, t := range tg.Tiers() {
+		names = append(names, t.Name)
+	}
+	return names, nil
+}
+
+// allMembers reports whether every tier of member name's game but its
+// first is a member whose database is there (done): its own database then
+// holds its first tier alone, the others read from theirs (solve -linked).
+func allMembers(d *implicit.Descriptor, name string, done map[string]bool) (bool, error) {
+	tiers, err := tierNames(d, name)
+	if err != nil || len(tiers) < 2 {
+		return false, err
+	}
+	for _, t := range tiers[1:] {
+		if !done[t] {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // memberThere returns the size of the database at path if it holds the

@@ -549,17 +549,18 @@ func TestLeanEngine(t *testing.T) {
 }
 
 // TestSolveChessAll solves the 3-piece endgames with -all, each line's
-// answer the same as the endgame's own solve in memory, the tiers shared
-// (the bare kings' tier solved once), a database each that query and
-// verify read, and a second run that finds them all there.
+// answer the same as the endgame's own solve, the tiers shared (the bare
+// kings' tier solved once), a database each holding its own tier, which
+// query and verify read with the tiers it reaches from the others (KvK.db
+// first), and a second run that finds them all there.
 func TestSolveChessAll(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tb")
 	out, errs, code := retro(t, "", "solve", "chess", "-all", "3", "-dir", dir, "-workers", "2")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if code != 0 || len(lines) != 6 {
-		t.Fatalf("solve chess -all 3: exit %d, stdout %q, stderr %q; want 5 endgames and a total", code, out, errs)
+	if code != 0 || len(lines) != 7 {
+		t.Fatalf("solve chess -all 3: exit %d, stdout %q, stderr %q; want KvK, 5 endgames and a total", code, out, errs)
 	}
-	for i, sig := range []string{"KBvK", "KNvK", "KQvK", "KRvK", "KPvK"} {
+	for i, sig := range []string{"KvK", "KBvK", "KNvK", "KQvK", "KRvK", "KPvK"} {
 		whole, _, _ := retro(t, "", "solve", "chess", sig)
 		want := sig + ": " + strings.ReplaceAll(strings.TrimSpace(whole), "\n", "; ") + "; "
 		if !strings.HasPrefix(lines[i], want) {
@@ -570,19 +571,37 @@ func TestSolveChessAll(t *testing.T) {
 			t.Errorf("verify %s: exit %d, stdout %q, stderr %q", path, code, out, errs)
 		}
 	}
-	if !strings.HasPrefix(lines[5], "5 endgames in "+dir+": ") {
-		t.Errorf("last line %q", lines[5])
+	if !strings.HasPrefix(lines[6], "5 of chess's family (and KvK, which they reach) in "+dir+": ") {
+		t.Errorf("last line %q", lines[6])
 	}
-	if out, errs, code := retro(t, "", "query", filepath.Join(dir, "KQvK.db"), "k7/8/1K6/8/8/8/8/6Q1 w - -"); code != 0 || !strings.Contains(out, "\nwin 1\n") {
-		t.Errorf("query KQvK.db: exit %d, stdout %q, stderr %q", code, out, errs)
+	kqk := filepath.Join(dir, "KQvK.db")
+	if out, _, _ := retro(t, "", "db", "info", kqk); !strings.Contains(out, "values: 59136 positions") {
+		t.Errorf("db info KQvK.db: %q; want KQvK's tier alone, 59136 positions", out)
+	}
+	// Qg8 mates; the king that takes the queen leads into KvK, whose
+	// value is read from KvK.db.
+	for fen, want := range map[string]string{"k7/8/1K6/8/8/8/8/6Q1 w - -": "\nwin 1\n", "7K/8/8/8/8/8/1Q6/k7 b - -": "\ndraw\n1 move"} {
+		if out, errs, code := retro(t, "", "query", kqk, fen); code != 0 || !strings.Contains(out, want) {
+			t.Errorf("query KQvK.db %s: exit %d, stdout %q, stderr %q; want %q", fen, code, out, errs, want)
+		}
 	}
 	tiers, _ := filepath.Glob(filepath.Join(dir, "tiers", "*.tier"))
 	if len(tiers) != 6 {
 		t.Errorf("tiers: %v, want the five endgames' and the bare kings'", tiers)
 	}
 	out, errs, code = retro(t, "", "solve", "chess", "-all", "3", "-dir", dir)
-	if code != 0 || strings.Count(out, " already\n") != 5 {
+	if code != 0 || strings.Count(out, " already\n") != 6 {
 		t.Errorf("second run: exit %d, stdout %q, stderr %q; want every endgame there already", code, out, errs)
+	}
+	// Without the file of a tier it reaches, a database says which.
+	if err := os.Remove(filepath.Join(dir, "KvK.db")); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := retro(t, "", "query", kqk, "7K/8/8/8/8/8/1Q6/k7 b - -"); code != 1 || !strings.Contains(errs, "KvK.db") {
+		t.Errorf("query without KvK.db: exit %d, stderr %q; want an error naming KvK.db", code, errs)
+	}
+	if _, errs, code := retro(t, "", "solve", "quixo", "-n", "3", "-tiered", "-linked", "-db", filepath.Join(t.TempDir(), "q.db")); code != 2 || !strings.Contains(errs, "-linked") {
+		t.Errorf("quixo -linked: exit %d, stderr %q; want a usage error", code, errs)
 	}
 	for _, args := range [][]string{
 		{"-all", "3"}, {"-all", "6", "-dir", dir}, {"-all", "3", "-dir", dir, "KQvK"},

@@ -49,6 +49,7 @@ type solveFlags struct {
 	ckptEvery  time.Duration // -checkpoint-every
 	dbPath     string        // -db: where to save the solution
 	lossDepths bool          // -compact: the database keeps the depths of losses only
+	linked     bool          // -linked: the database keeps the game's first tier only
 
 	familyFlags // -all, -dir: a game with a family (Descriptor.Family)
 }
@@ -96,6 +97,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveRun) {
 	fs.StringVar(&c.checkpoint, "checkpoint", "", "keep what a long solve has done in `folder`, to go on from there if the same command is run again after a crash or kill -9 (default with -db: FILE.tiers for a tiered solve, FILE.checkpoint otherwise, removed once the database is written)")
 	fs.DurationVar(&c.ckptEvery, "checkpoint-every", 5*time.Minute, "the `time` between two checkpoints of a solve in memory, at the barrier between two levels")
 	fs.StringVar(&c.dbPath, "db", "", "save the solution, every position's value and depth, to the database `file` (see retro query, verify, play)")
+	fs.BoolVar(&c.linked, "linked", false, "with -db, for a game of shared tiers (chess): keep the first tier alone, the endgame without those its captures and promotions lead to, which are read from their databases beside the file (KQvK.db, as solve chess -all writes them)")
 	fs.BoolVar(&c.lossDepths, "compact", false, "with -db: keep the depths of losses only, a win's found again from its moves when read (see retro db compact): about half the file on large games; not for games stored by symmetry classes (quixo, teeko)")
 	return fs, c
 }
@@ -188,6 +190,9 @@ func solveCmd(args []string, e *env) error {
 	}
 	if c.lossDepths && c.dbPath == "" {
 		return usagef("solve %s: -compact needs -db", d.Name)
+	}
+	if c.linked && c.dbPath == "" {
+		return usagef("solve %s: -linked needs -db", d.Name)
 	}
 	if c.dbPath != "" {
 		// Refuse a database path that cannot be written now, not after

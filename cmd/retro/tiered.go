@@ -91,6 +91,9 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 	if c.stats || c.json {
 		return usagef("solve %s: -stats and -json are not available with a tiered solve yet", d.Name)
 	}
+	if _, shared := g.(implicit.SharedTiers); c.linked && (!shared || start != nil) {
+		return usagef("solve %s: -linked: the game's tiers are not databases of their own (chess's are)", d.Name)
+	}
 	limit := c.memoryLimit()
 	plan := tier.Estimate(g, c.workers)
 	tiers := g.Tiers()
@@ -138,8 +141,13 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 		if c.wantProgress() {
 			fmt.Fprintf(c.env.stderr, "retro: saving %d positions (%s) to %s\n", sol.Size(), sol.Describe(), c.dbPath)
 		}
-		err := c.dbw.Add(c.ctx, db.Source{Label: label, Values: sol, MaxDepth: sol.MaxDepth(), Start: entry,
-			Directory: sol.Directory(), IndexSize: g.Size()})
+		src := db.Source{Label: label, Values: sol, MaxDepth: sol.MaxDepth(), Start: entry,
+			Directory: sol.Directory(), IndexSize: g.Size()}
+		if c.linked {
+			src.Values, src.IndexSize, src.FirstTier = firstTier{sol, tiers[0].Size()}, tiers[0].Size(), true
+			src.MaxDepth = sol.TierMaxDepth(0)
+		}
+		err := c.dbw.Add(c.ctx, src)
 		if err != nil {
 			return err
 		}
