@@ -624,7 +624,7 @@ func dbCompact(args []string, e *env) error {
 	defer w.Abort()
 	for k := range f.Sections {
 		s := &f.Sections[k]
-		src := db.Source{Label: s.Label, Values: f.Table(k), MaxDepth: s.MaxDepth, Start: s.Start, Reachable: s.Reachable}
+		src := db.Source{Label: s.Label, Values: f.Table(k), MaxDepth: s.MaxDepth, Start: s.Start, Reachable: s.Reachable, FirstTier: s.FirstTier}
 		if err := w.Add(e.ctx, src); err != nil {
 			return err
 		}
