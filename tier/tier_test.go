@@ -4,11 +4,15 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/internal/text"
 	"github.com/retro-solver/retro/tier"
 )
 
@@ -150,5 +154,48 @@ func TestRandomGraphs(t *testing.T) {
 			}
 			sol.Close()
 		}
+	}
+}
+
+// sharedTiers is a tieredGraph whose tiers are shared by a family
+// (implicit.SharedTiers).
+type sharedTiers struct{ tieredGraph }
+
+func (sharedTiers) TierFamily() string { return "test family" }
+
+// TestSharedTiers solves a game of shared tiers: its files are named by
+// the tiers, a second solve in the folder finds every one of them done,
+// with the same values, and a solve of no family there is refused.
+func TestSharedTiers(t *testing.T) {
+	ctx := context.Background()
+	g := sharedTiers{randomTiered(300, 900, 4, 2)}
+	dir := t.TempDir()
+	want, err := engine.Sequential(ctx, g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for run := range 2 {
+		var progress strings.Builder
+		sol, err := tier.Solve(ctx, g, tier.Options{Dir: dir, Fingerprint: fmt.Sprintf("run %d", run), Progress: &progress})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := range g.Size() {
+			if val, d, err := sol.Lookup(v); err != nil || val != want.Value(v) || d != want.Depth(v) {
+				t.Fatalf("run %d, vertex %d: %v %d (%v), want %v %d", run, v, val, d, err, want.Value(v), want.Depth(v))
+			}
+		}
+		sol.Close()
+		if done := strings.Count(progress.String(), "already done"); run == 1 && done != len(g.Tiers()) {
+			t.Errorf("second run: %d of %d tiers found done:\n%s", done, len(g.Tiers()), progress.String())
+		}
+	}
+	for _, tr := range g.Tiers() {
+		if _, err := os.Stat(filepath.Join(dir, text.FileName(tr.Name)+".tier")); err != nil {
+			t.Errorf("tier %s: %v", tr.Name, err)
+		}
+	}
+	if _, err := tier.Solve(ctx, g.tieredGraph, tier.Options{Dir: dir, Fingerprint: "other"}); err == nil || !strings.Contains(err.Error(), "another solve") {
+		t.Errorf("a solve of no family in the family's folder: %v", err)
 	}
 }
