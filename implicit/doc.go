@@ -56,6 +56,8 @@
 //	                 chess                package tier                   index decoded twice
 //	TierOrderer      morris               package tier, retro verify     a tier's moves are looked up in
 //	                                                                     index order: each a cache miss
+//	SharedTiers      chess                package tier, solve -all,      tier files are the solve's own;
+//	                                      -linked, chosen tiered         no -all, no database per tier
 //
 // A game implements an optional interface by having its methods: the
 // engines and the command find them with a type assertion. The helpers
