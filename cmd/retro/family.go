@@ -57,9 +57,13 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 		return usagef("solve %s: -all %d: %v", d.Name, c.all, err)
 	}
 	listed := len(members)
-	if members, err = withOthers(d, members); err != nil {
-		return err
+	tiers := map[string][]string{} // each member's tiers, its own first
+	for _, m := range members {
+		if tiers[m], err = tierNames(d, m); err != nil {
+			return err
+		}
 	}
+	members = withOthers(members, tiers)
 	if err := os.MkdirAll(filepath.Join(c.dir, "tiers"), 0o755); err != nil {
 		return err
 	}
@@ -87,12 +91,11 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 		} else if _, serr := os.Stat(path); serr == nil && c.wantProgress() {
 			fmt.Fprintf(c.env.stderr, "retro: %v; solving %s again\n", err, name)
 		}
-		args := append(append([]string{d.Name}, shared...), "-tiered", "-db="+path, "-checkpoint="+filepath.Join(c.dir, "tiers"), name)
-		if linked, err := allMembers(d, name, done); err != nil {
-			return err
-		} else if linked {
-			args = append(args[:len(args)-1], "-linked", name)
+		args := append(append([]string{d.Name}, shared...), "-tiered", "-db="+path, "-checkpoint="+filepath.Join(c.dir, "tiers"))
+		if allThere(tiers[name], done) {
+			args = append(args, "-linked")
 		}
+		args = append(args, name)
 		var lines bytes.Buffer
 		member := *c.env
 		member.stdout = &lines
@@ -120,19 +123,15 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 
 // withOthers returns members preceded by the games their tiers reach that
 // are not members themselves (chess: the bare kings, KvK), so that each
-// member's tiers have a database of their own.
-func withOthers(d *implicit.Descriptor, members []string) ([]string, error) {
+// member's tiers have a database of their own; tiers holds each member's.
+func withOthers(members []string, tiers map[string][]string) []string {
 	listed := map[string]bool{}
 	for _, m := range members {
 		listed[m] = true
 	}
 	var others []string
 	for _, m := range members {
-		tiers, err := tierNames(d, m)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range tiers {
+		for _, t := range tiers[m] {
 			if !listed[t] {
 				listed[t] = true
 				others = append(others, t)
@@ -142,7 +141,7 @@ func withOthers(d *implicit.Descriptor, members []string) ([]string, error) {
 	// The others are reached by the members and reach none of them: the
 	// smallest first.
 	slices.Reverse(others)
-	return append(others, members...), nil
+	return append(others, members...)
 }
 
 // tierNames returns the names of the tiers of member name's game, its own
@@ -163,20 +162,19 @@ func tierNames(d *implicit.Descriptor, name string) ([]string, error) {
 	return names, nil
 }
 
-// allMembers reports whether every tier of member name's game but its
-// first is a member whose database is there (done): its own database then
-// holds its first tier alone, the others read from theirs (solve -linked).
-func allMembers(d *implicit.Descriptor, name string, done map[string]bool) (bool, error) {
-	tiers, err := tierNames(d, name)
-	if err != nil || len(tiers) < 2 {
-		return false, err
+// allThere reports whether a member of these tiers (its own first) has
+// every other one's database there (done): its own database then holds
+// its first tier alone, the others read from theirs (solve -linked).
+func allThere(tiers []string, done map[string]bool) bool {
+	if len(tiers) < 2 {
+		return false
 	}
 	for _, t := range tiers[1:] {
 		if !done[t] {
-			return false, nil
+			return false
 		}
 	}
-	return true, nil
+	return true
 }
 
 // memberThere returns the size of the database at path if it holds the

@@ -66,11 +66,11 @@ first, into DIR/SIGNATURE.db, a line each; those already there are skipped.
 func (g *Game) Sections() []implicit.Section {
 	e := g.tiers[0].e
 	var weight func(uint64) uint64
-	if e.labellings() > 1 {
+	if s := e.labellings(); s > 1 {
 		weight = func(i uint64) uint64 {
 			var p Position
 			e.decodeInto(i, &p)
-			return e.labelledClasses(&p)
+			return e.labelledClasses(&p, s)
 		}
 	}
 	return []implicit.Section{
@@ -106,16 +106,18 @@ func (e *Endgame) labellings() uint64 {
 // Stab(labelled p) those that keep every piece on its square: S
 // |Stab(labelled p)| / |Stab(p)| classes. Only a symmetry that keeps both
 // kings in place can be in either, so the count is S but for positions
-// with both kings on one diagonal.
-func (e *Endgame) labelledClasses(p *Position) uint64 {
-	s := e.labellings()
-	q := *p
-	q.Sort()
+// with both kings on one diagonal. s is the endgame's labellings().
+func (e *Endgame) labelledClasses(p *Position, s uint64) uint64 {
+	var q Position // p in signature order, once a symmetry keeps the kings
 	fixed, same := 1, 1
 	for t := 1; t < e.syms; t++ {
 		sq := &symSquare[t]
 		if sq[p.Pieces[0].Square] != p.Pieces[0].Square || sq[p.Pieces[e.bk].Square] != p.Pieces[e.bk].Square {
 			continue
+		}
+		if q.N == 0 {
+			q = *p
+			q.Sort()
 		}
 		if img := q.image(t); img.Pieces != q.Pieces {
 			continue
