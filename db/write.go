@@ -72,28 +72,15 @@ type Writer struct {
 // Create starts a database for the game called game with its own flags
 // args and its input text (nil for a game without one).
 func Create(path, game string, args []string, input []byte, o Options) (*Writer, error) {
-	if o.BlockSize == 0 {
-		o.BlockSize = DefaultBlockSize
-	}
-	if o.BlockSize%dirGroup != 0 || o.BlockSize > 1<<26 {
-		return nil, fmt.Errorf("db: block size %d: want a multiple of %d up to %d", o.BlockSize, dirGroup, 1<<26)
-	}
-	o.Workers = parallel.Workers(o.Workers)
-	if !o.Coding.known() {
-		return nil, fmt.Errorf("db: unknown coding %q", o.Coding)
-	}
-	if o.Level == 0 {
-		o.Level = zstd.SpeedBetterCompression
-		if o.Coding == LossDepths {
-			o.Level = zstd.SpeedBestCompression
-		}
+	o, err := o.normalized()
+	if err != nil {
+		return nil, err
 	}
 	format := FormatVersion
 	if o.Coding == LossDepths {
 		format = formatLossDepths
 	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(o.Level), zstd.WithEncoderCRC(false),
-		zstd.WithEncoderConcurrency(o.Workers))
+	enc, err := o.encoder()
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +105,33 @@ func Create(path, game string, args []string, input []byte, o Options) (*Writer,
 	return w, nil
 }
 
+// normalized returns o with its defaults filled in, or why it is wrong.
+func (o Options) normalized() (Options, error) {
+	if o.BlockSize == 0 {
+		o.BlockSize = DefaultBlockSize
+	}
+	if o.BlockSize%dirGroup != 0 || o.BlockSize > 1<<26 {
+		return o, fmt.Errorf("db: block size %d: want a multiple of %d up to %d", o.BlockSize, dirGroup, 1<<26)
+	}
+	o.Workers = parallel.Workers(o.Workers)
+	if !o.Coding.known() {
+		return o, fmt.Errorf("db: unknown coding %q", o.Coding)
+	}
+	if o.Level == 0 {
+		o.Level = zstd.SpeedBetterCompression
+		if o.Coding == LossDepths {
+			o.Level = zstd.SpeedBestCompression
+		}
+	}
+	return o, nil
+}
+
+// encoder returns the zstd encoder of normalized options.
+func (o Options) encoder() (*zstd.Encoder, error) {
+	return zstd.NewWriter(nil, zstd.WithEncoderLevel(o.Level), zstd.WithEncoderCRC(false),
+		zstd.WithEncoderConcurrency(o.Workers))
+}
+
 func (w *Writer) write(b []byte) error {
 	_, err := w.f.Write(b)
 	w.off += uint64(len(b))
@@ -137,94 +151,55 @@ func (w *Writer) writeCompressed(b []byte) (Extent, error) {
 // Add writes the values of one instance, compressing its blocks on all
 // workers.
 func (w *Writer) Add(ctx context.Context, src Source) error {
-	coding := w.o.Coding
-	width, err := coding.Width(src.MaxDepth)
+	s, err := newSection(w.o, src, src.Values.Size())
 	if err != nil {
 		return err
+	}
+	table, err := codeBlocks(ctx, w.enc, w.o.Workers, src, &s, 0, s.NumBlocks(), w.off, w.write)
+	if err != nil {
+		return err
+	}
+	return w.endSection(s, table, src.Directory)
+}
+
+// newSection returns the section that holds src's n values, without its
+// blocks, under normalized options o.
+func newSection(o Options, src Source, n uint64) (Section, error) {
+	coding := o.Coding
+	width, err := coding.Width(src.MaxDepth)
+	if err != nil {
+		return Section{}, err
 	}
 	if coding == LossDepths && src.Directory != nil {
 		// A win's depth is found again from its moves, which a file
 		// indexed by symmetry classes cannot name without numbering them.
-		return errors.New("db: a game solved over its symmetry classes is stored with every depth")
+		return Section{}, errors.New("db: a game solved over its symmetry classes is stored with every depth")
 	}
-	n := src.Values.Size()
+	if src.Reachable && src.Start == nil {
+		return Section{}, errors.New("db: a solve of the positions reachable from the start has no start")
+	}
 	// Blocks of wider codes hold fewer of them: a block is the same bytes
 	// to decompress for a query, and the writer's memory does not depend
 	// on the depths.
-	blockSize := max(w.o.BlockSize/uint64(width)/dirGroup*dirGroup, dirGroup)
-	if src.Reachable && src.Start == nil {
-		return errors.New("db: a solve of the positions reachable from the start has no start")
-	}
+	blockSize := max(o.BlockSize/uint64(width)/dirGroup*dirGroup, dirGroup)
 	s := Section{Label: src.Label, Size: n, IndexSize: n, Start: src.Start, MaxDepth: src.MaxDepth,
-		Coding: coding, Width: width, BlockSize: blockSize, Reachable: src.Reachable, FirstTier: src.FirstTier}
+		Coding: coding, Width: width, BlockSize: blockSize, Reachable: src.Reachable, FirstTier: src.FirstTier,
+		Depths: NewDepths(src.MaxDepth)}
 	if src.Directory != nil {
 		s.IndexSize = src.IndexSize
 	}
-	nb := s.NumBlocks()
-	table := make([]byte, 0, nb*entrySize)
-	// Blocks are compressed a batch at a time, on all workers, and written
-	// in order.
-	// Each slot of a batch keeps its buffers from one batch to the next.
-	batch := uint64(2 * w.o.Workers)
-	out := make([][]byte, batch)
-	raws := make([][]byte, batch)
-	counts := make([][4]uint64, batch)
-	depths := make([]*Depths, batch)
-	// At most Workers blocks are coded at once, each with one scratch.
-	scratch := make(chan *blockScratch, w.o.Workers)
-	for range w.o.Workers {
-		scratch <- new(blockScratch)
-	}
-	s.Depths = NewDepths(src.MaxDepth)
-	for first := uint64(0); first < nb; first += batch {
-		k := min(batch, nb-first)
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(w.o.Workers)
-		for j := range k {
-			g.Go(func() error {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				lo := (first + j) * s.BlockSize
-				if depths[j] == nil {
-					depths[j] = NewDepths(src.MaxDepth)
-				}
-				sc := <-scratch
-				raw, c, err := encodeBlock(raws[j], sc, src.Values, lo, min(lo+s.BlockSize, n), coding, width, src.MaxDepth, depths[j])
-				scratch <- sc
-				if err != nil {
-					return err
-				}
-				raws[j] = raw
-				out[j], counts[j] = w.enc.EncodeAll(raw, out[j][:0]), c
-				return nil
-			})
-		}
-		if err := g.Wait(); err != nil {
-			return err
-		}
-		for j := range k {
-			table = binary.LittleEndian.AppendUint64(table, w.off)
-			table = binary.LittleEndian.AppendUint32(table, uint32(len(out[j])))
-			table = binary.LittleEndian.AppendUint32(table, checksum(out[j]))
-			for v := range counts[j] {
-				s.Counts[v] += counts[j][v]
-			}
-			s.Stored += uint64(len(out[j]))
-			s.Depths.Merge(depths[j])
-			clear(depths[j].Win)
-			clear(depths[j].Loss)
-			if err := w.write(out[j]); err != nil {
-				return err
-			}
-		}
-	}
+	return s, nil
+}
+
+// endSection writes s's block table and directory (counts, for a game
+// stored by symmetry classes) and adds s to the header.
+func (w *Writer) endSection(s Section, table []byte, counts []uint32) error {
 	s.Blocks = Extent{Offset: w.off, Length: uint64(len(table)), CRC: checksum(table)}
 	if err := w.write(table); err != nil {
 		return err
 	}
-	if src.Directory != nil {
-		e, err := w.writeCompressed(encodeDirectory(src.Directory))
+	if counts != nil {
+		e, err := w.writeCompressed(encodeDirectory(counts))
 		if err != nil {
 			return err
 		}
@@ -232,6 +207,71 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 	}
 	w.h.Sections = append(w.h.Sections, s)
 	return nil
+}
+
+// codeBlocks codes and compresses the blocks [first, last) of section s
+// from src.Values, a batch at a time on the workers, and passes them to
+// write in order; it returns their block table entries, the first block
+// at offset base, and adds their counts, depths and bytes to s.
+func codeBlocks(ctx context.Context, enc *zstd.Encoder, workers int, src Source, s *Section, first, last, base uint64, write func([]byte) error) ([]byte, error) {
+	n := s.Size
+	table := make([]byte, 0, (last-first)*entrySize)
+	// Each slot of a batch keeps its buffers from one batch to the next.
+	batch := uint64(2 * workers)
+	out := make([][]byte, batch)
+	raws := make([][]byte, batch)
+	counts := make([][4]uint64, batch)
+	depths := make([]*Depths, batch)
+	// At most workers blocks are coded at once, each with one scratch.
+	scratch := make(chan *blockScratch, workers)
+	for range workers {
+		scratch <- new(blockScratch)
+	}
+	for at := first; at < last; at += batch {
+		k := min(batch, last-at)
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(workers)
+		for j := range k {
+			g.Go(func() error {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				lo := (at + j) * s.BlockSize
+				if depths[j] == nil {
+					depths[j] = NewDepths(src.MaxDepth)
+				}
+				sc := <-scratch
+				raw, c, err := encodeBlock(raws[j], sc, src.Values, lo, min(lo+s.BlockSize, n), s.Coding, s.Width, src.MaxDepth, depths[j])
+				scratch <- sc
+				if err != nil {
+					return err
+				}
+				raws[j] = raw
+				out[j], counts[j] = enc.EncodeAll(raw, out[j][:0]), c
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return nil, err
+		}
+		for j := range k {
+			table = binary.LittleEndian.AppendUint64(table, base)
+			table = binary.LittleEndian.AppendUint32(table, uint32(len(out[j])))
+			table = binary.LittleEndian.AppendUint32(table, checksum(out[j]))
+			base += uint64(len(out[j]))
+			for v := range counts[j] {
+				s.Counts[v] += counts[j][v]
+			}
+			s.Stored += uint64(len(out[j]))
+			s.Depths.Merge(depths[j])
+			clear(depths[j].Win)
+			clear(depths[j].Loss)
+			if err := write(out[j]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return table, nil
 }
 
 // encodeBlock returns the codes of indices [lo, hi) of v as byte planes,

@@ -1,15 +1,18 @@
 package dist_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/dist"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/engine/enginetest"
@@ -26,7 +29,14 @@ func solveLocal(t *testing.T, g implicit.Game, ranks, workers int) (*engine.Resu
 	for r, c := range dist.Local(ranks) {
 		comms[r] = c
 	}
-	results, stats, errs := runLocal(g, comms, func(int) engine.Options { return engine.Options{Workers: workers} })
+	// Rounds of a few messages on a single worker: many exchanges a level.
+	results, stats, errs := runLocal(g, comms, func(int) engine.Options {
+		o := engine.Options{Workers: workers}
+		if workers == 1 {
+			o.RoundBytes = 64
+		}
+		return o
+	})
 	for _, err := range errs {
 		if err != nil {
 			t.Fatal(err)
@@ -44,7 +54,8 @@ func solveLocal(t *testing.T, g implicit.Game, ranks, workers int) (*engine.Resu
 }
 
 // runLocal runs the distributed engine on the comms, one goroutine each,
-// with each rank's options, and returns what each rank returned.
+// with each rank's options, then gathers the values to rank 0, and returns
+// what each rank's Gather returned and its record of the levels.
 func runLocal(g implicit.Game, comms []engine.Comm, opt func(rank int) engine.Options) ([]*engine.Result, []*engine.DistRecord, []error) {
 	results := make([]*engine.Result, len(comms))
 	stats := make([]*engine.DistRecord, len(comms))
@@ -52,7 +63,11 @@ func runLocal(g implicit.Game, comms []engine.Comm, opt func(rank int) engine.Op
 	var wg sync.WaitGroup
 	for r, c := range comms {
 		wg.Go(func() {
-			results[r], stats[r], errs[r] = engine.Distributed(context.Background(), g, c, opt(r))
+			var d *engine.DistResult
+			if d, errs[r] = engine.Distributed(context.Background(), g, c, opt(r)); errs[r] == nil {
+				stats[r] = &d.Record
+				results[r], errs[r] = d.Gather()
+			}
 		})
 	}
 	wg.Wait()
@@ -224,6 +239,156 @@ func TestRankRange(t *testing.T) {
 			if next != n {
 				t.Fatalf("n %d, %d ranks: the ranges end at %d", n, ranks, next)
 			}
+		}
+	}
+}
+
+// TestRankParts checks what each rank keeps of a distributed solve against
+// the sequential reference, without gathering: its own range's values and
+// depths, the Summary (counts, max depth, edges, the depth histograms and
+// longest positions, the kept positions' values and depths), and a
+// database written a rank's blocks at a time (Share, db.WritePart) and
+// joined (db.Writer.AddParts), which must be byte for byte the one
+// written from the sequential result, for blocks both smaller and larger
+// than a rank's range.
+func TestRankParts(t *testing.T) {
+	seeds := uint64(30)
+	if !testsize.Long() {
+		seeds = 10
+	}
+	for seed := range seeds {
+		var g implicit.Game = enginetest.RandomGraph(seed + 500)
+		if seed%3 == 2 {
+			g = graph.Random(3000+seed*100, 7000+seed*200, seed)
+		}
+		n := g.Size()
+		want, err := engine.Sequential(context.Background(), g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantStats := engine.ComputeDepthStats(want)
+		keep := []uint64{0, n / 2, n - 1}
+		ranks := 1 + int(seed%5)
+		// Blocks of 512 to 8192 indices (1-byte codes), for graphs of up
+		// to 6,000 vertices: from many blocks per rank to a block over
+		// several ranks.
+		o := db.Options{BlockSize: 512 << (seed % 5), Workers: 2}
+		dir := t.TempDir()
+		wantPath := filepath.Join(dir, "want.db")
+		start := n / 2
+		src := db.Source{Values: want, MaxDepth: want.MaxDepth(), Start: &start}
+		w, err := db.Create(wantPath, "graph", nil, nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Add(context.Background(), src); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		comms := dist.Local(ranks)
+		parts := make([][]byte, ranks)
+		errs := make([]error, ranks)
+		summaries := make([]*engine.Result, ranks)
+		var wg sync.WaitGroup
+		for r, c := range comms {
+			wg.Go(func() {
+				errs[r] = func() error {
+					d, err := engine.Distributed(context.Background(), g, c, engine.Options{Workers: 2, Keep: keep})
+					if err != nil {
+						return err
+					}
+					for i := d.Lo; i < d.Hi; i++ {
+						v, depth, err := d.Lookup(i)
+						if err != nil || v != want.Value(i) || depth != want.Depth(i) {
+							return fmt.Errorf("index %d: %v %d (%v), want %v %d", i, v, depth, err, want.Value(i), want.Depth(i))
+						}
+					}
+					if d.Lo > 0 {
+						if _, _, err := d.Lookup(d.Lo - 1); err == nil {
+							return fmt.Errorf("index %d, another rank's, was looked up", d.Lo-1)
+						}
+					}
+					summaries[r] = d.Summary()
+					bs, err := db.BlockSize(o, d.MaxDepth())
+					if err != nil {
+						return err
+					}
+					first, last, err := d.Share(bs)
+					if err != nil {
+						return err
+					}
+					in := src
+					in.Values = d
+					p, err := db.WritePart(context.Background(), filepath.Join(dir, fmt.Sprint("part-", r)), in, n, first, last, o)
+					if err != nil {
+						return err
+					}
+					parts[r] = p.Marshal()
+					return nil
+				}()
+			})
+		}
+		wg.Wait()
+		for r, err := range errs {
+			if err != nil {
+				t.Fatalf("seed %d, %d ranks, rank %d: %v", seed, ranks, r, err)
+			}
+		}
+		for r, s := range summaries {
+			if s.Count(engine.Win) != want.Count(engine.Win) || s.Count(engine.Loss) != want.Count(engine.Loss) ||
+				s.Count(engine.Draw) != want.Count(engine.Draw) || s.MaxDepth() != want.MaxDepth() || s.Edges() != want.Edges() {
+				t.Fatalf("seed %d, rank %d's summary: counts %d %d %d, max depth %d, edges %d; want %d %d %d, %d, %d", seed, r,
+					s.Count(engine.Win), s.Count(engine.Loss), s.Count(engine.Draw), s.MaxDepth(), s.Edges(),
+					want.Count(engine.Win), want.Count(engine.Loss), want.Count(engine.Draw), want.MaxDepth(), want.Edges())
+			}
+			if got := engine.ComputeDepthStats(s); fmt.Sprint(got) != fmt.Sprint(wantStats) {
+				t.Fatalf("seed %d, rank %d: stats %v, want %v", seed, r, got, wantStats)
+			}
+			longest := []uint64{}
+			if wantStats.HasLongestWin {
+				longest = append(longest, wantStats.LongestWin)
+			}
+			if wantStats.HasLongestLoss {
+				longest = append(longest, wantStats.LongestLoss)
+			}
+			for _, k := range append(keep, longest...) {
+				if s.Value(k) != want.Value(k) || s.Depth(k) != want.Depth(k) {
+					t.Fatalf("seed %d, rank %d: kept position %d is %v %d, want %v %d", seed, r, k, s.Value(k), s.Depth(k), want.Value(k), want.Depth(k))
+				}
+			}
+		}
+		gotPath := filepath.Join(dir, "got.db")
+		w, err = db.Create(gotPath, "graph", nil, nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list := make([]*db.Part, ranks)
+		for r := range parts {
+			if list[r], err = db.UnmarshalPart(parts[r]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err = w.AddParts(src, n, list, func(k int, out io.Writer) error {
+			f, err := os.Open(filepath.Join(dir, fmt.Sprint("part-", k)))
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = io.Copy(out, f)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("seed %d, %d ranks: %v", seed, ranks, err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := os.ReadFile(wantPath)
+		b, _ := os.ReadFile(gotPath)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("seed %d, %d ranks, blocks of %d: the database written in parts differs from the sequential one", seed, ranks, o.BlockSize)
 		}
 	}
 }

@@ -138,14 +138,15 @@ func (r Request) Refusal(k Kind) string {
 }
 
 // Bytes returns the memory engine k takes at its peak to solve r.Game:
-// its arrays (Kind.Bytes; DistBytes, rank 0's, for KindDist), the set of reached positions with Reachable,
+// its arrays (Kind.Bytes; DistBytes, the largest rank's, for KindDist,
+// gathering to rank 0 where the game has no start), the set of reached positions with Reachable,
 // the depths' directory and ReadBuffers for KindLean with DepthsOnDisk, and
 // the Slack of its lists.
 func (r Request) Bytes(k Kind) uint64 {
 	n := r.Game.Size()
 	b := k.Bytes(n, r.Game.MaxMoves())
 	if k == KindDist {
-		b = DistBytes(n, r.Ranks)
+		b = DistBytes(n, r.Game.MaxMoves(), r.Ranks, !r.HasStart)
 	}
 	if k == KindLean && r.DepthsOnDisk {
 		b += DepthLogBytes(n) + r.ReadBuffers

@@ -1,14 +1,13 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync/atomic"
 	"time"
 
-	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/parallel"
 )
@@ -96,28 +95,34 @@ const (
 // others, batched per rank, in one exchange; a message is a predecessor's
 // index and one bit, "a move to a loss" (a win claim) or "a move to a win"
 // (a decrement). The ranks then agree on the size of the next frontier, and
-// stop when it is empty everywhere. Rank 0 gathers the values and depths.
+// stop when it is empty everywhere. The ranks then agree on the counts and
+// statistics (DistResult.finish); no rank sends its values to another.
 // With opt.Checkpoint every rank saves its part at the same level barriers
 // and a solve goes on from the deepest level all saved (dist_checkpoint.go).
 // ExitGames (tiers) are solved whole by tier.SolveShared instead.
-func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*Result, *DistRecord, error) {
+func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*DistResult, error) {
 	if _, ok := g.(ExitGame); ok {
-		return nil, nil, errors.New("engine: the distributed engine does not solve tiers yet")
+		return nil, errors.New("engine: the distributed engine does not solve tiers yet")
 	}
 	if len(opt.ReachableFrom) > 0 {
-		return nil, nil, errors.New("engine: the distributed engine does not restrict a solve to the reachable positions")
+		return nil, errors.New("engine: the distributed engine does not restrict a solve to the reachable positions")
 	}
 	if g.MaxMoves() > distPayload {
-		return nil, nil, fmt.Errorf("engine: %d moves per position are too many for the distributed engine", g.MaxMoves())
+		return nil, fmt.Errorf("engine: %d moves per position are too many for the distributed engine", g.MaxMoves())
 	}
 	n := g.Size()
 	ranks, rank := comm.Ranks(), comm.Rank()
 	lo, hi := RankRange(n, ranks, rank)
 	if err := opt.CheckMemory(hi-lo, DistBytesPerIndex); err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	for _, k := range opt.Keep {
+		if k >= n {
+			return nil, fmt.Errorf("position %d to keep is out of range: the game has %d indices", k, n)
+		}
 	}
 	d := &distSolver{g: g, comm: comm, n: n, lo: lo, block: rankBlock(n, ranks), ranks: ranks,
-		workers: parallel.Workers(opt.Workers), state: make([]uint32, hi-lo)}
+		workers: parallel.Workers(opt.Workers), state: make([]uint32, hi-lo), roundBytes: cmp.Or(opt.RoundBytes, DistRoundBytes)}
 	d.stats.Ranks = ranks
 	prog := StartProgress(opt, hi-lo)
 	defer prog.Stop()
@@ -127,7 +132,7 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 	if ck != nil {
 		var err error
 		if first, maxDepth, d.edgesBefore, resumed, err = d.resume(ck); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		ck.last = time.Now()
 		if resumed {
@@ -137,7 +142,7 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 	if !resumed {
 		prog.SetPhase("classifying")
 		if err := d.classify(ctx, prog); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		prog.SetPhase("")
 	}
@@ -145,46 +150,61 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 	// reduction of its counts.
 	size, err := comm.Sum([]uint64{uint64(len(d.frontier))})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	next := size[0]
+	largest, err := comm.Max([]uint64{uint64(len(d.frontier))})
+	if err != nil {
+		return nil, err
+	}
+	next, most := size[0], largest[0]
 	for depth := first; next != 0; depth++ {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if depth > distPayload-1 {
-			return nil, nil, fmt.Errorf("engine: depth %d is too deep for the distributed engine", depth)
+			return nil, fmt.Errorf("engine: depth %d is too deep for the distributed engine", depth)
 		}
 		maxDepth = depth
 		prog.Level(depth, uint64(len(d.frontier)))
 		var save bool
-		if next, save, err = d.level(ctx, depth, next, ck != nil && comm.Rank() == 0 && ck.due()); err != nil {
-			return nil, nil, err
+		if next, most, save, err = d.level(ctx, depth, next, most, ck != nil && comm.Rank() == 0 && ck.due()); err != nil {
+			return nil, err
 		}
 		if save && next != 0 {
 			if err := d.save(ck, depth+1, maxDepth, d.edges()); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 	}
-	prog.SetPhase("collecting values")
-	r, err := d.gather(maxDepth)
-	return r, &d.stats, err
+	prog.SetPhase("counting")
+	r := &DistResult{Record: d.stats, Lo: lo, Hi: hi, comm: comm, n: n, state: d.state, maxDepth: maxDepth, edges: d.edges()}
+	if err := r.finish(opt.Keep); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // DistBytesPerIndex is the distributed engine's memory per index a rank
 // owns, besides the messages of a level: a 4-byte state.
 const DistBytesPerIndex = 4
 
-// DistBytes returns the memory of the distributed engine's largest rank,
-// rank 0, solving a game of n indices on the given ranks: at the gather it
-// holds its range's 4-byte words, every rank's words (4 bytes per index of
-// the game) and the Result it builds from them (2 bits and a 16-bit depth
-// per index), more than any rank holds while it solves its range (4 bytes
-// per index and the messages of a level). Issue 34 takes the gather away.
-func DistBytes(n uint64, ranks int) uint64 {
-	own := DistBytesPerIndex * (n/uint64(max(ranks, 1)) + 1)
-	return own + 4*n + n/4 + 2*n
+// DistBytes returns the memory of the distributed engine's largest rank
+// solving a game of n indices with up to maxMoves moves a position on the
+// given ranks: its range's 4-byte words and the messages of a round (those
+// the workers made, the same put together for the exchange, and those
+// received: three times DistRoundBytes at most). With gather (a game whose
+// answer is every position's value, DistResult.Gather), rank 0 also holds
+// every rank's words (4 bytes per index of the game) and the Result it
+// builds from them (2 bits and a 16-bit depth per index). The lists of a
+// level's positions, 8 bytes each, are not counted: a level holds a few
+// percent of the positions.
+func DistBytes(n, maxMoves uint64, ranks int, gather bool) uint64 {
+	own := n/uint64(max(ranks, 1)) + 1
+	b := DistBytesPerIndex*own + 3*min(DistRoundBytes, 8*max(maxMoves, 1)*own)
+	if gather {
+		b += 4*n + n/4 + 2*n
+	}
+	return b
 }
 
 type distSolver struct {
@@ -196,7 +216,9 @@ type distSolver struct {
 	workers  int
 	state    []uint32
 	frontier []uint64 // this level's positions, this rank's, as indices
-	stats    DistRecord
+	// roundBytes bounds the messages of a round (Options.RoundBytes).
+	roundBytes uint64
+	stats      DistRecord
 	// edgesBefore counts the un-moves walked, by all ranks, before the
 	// checkpoint this solve went on from.
 	edgesBefore uint64
@@ -258,26 +280,76 @@ func (d *distSolver) classify(ctx context.Context, prog *Progress) error {
 	return err
 }
 
-// level expands the frontier of the given depth: the un-moves of each of
+// DistRoundBytes bounds the messages one rank sends in a round of a
+// level: a level whose frontier would send more is expanded in rounds of
+// part of the frontier, each with its own exchange, so that a rank holds
+// about this much of messages to send and as much received, whatever the
+// size of the level.
+const DistRoundBytes = 4 << 20
+
+// level expands the frontier of the given depth, whose size over all
+// ranks is frontier and on the largest rank most: the un-moves of each of
 // its positions update this rank's own positions at once (atomically, as
 // Parallel does) and become messages to the other ranks' owners, applied
-// after the exchange; the positions resolved are the next frontier, whose
-// size over all ranks it returns, and whether a checkpoint is to be saved
-// before the next level (some rank asked, with wantSave).
-func (d *distSolver) level(ctx context.Context, depth, frontier uint64, wantSave bool) (uint64, bool, error) {
+// after the exchange. The frontier goes in rounds, the same number on
+// every rank, each of a part small enough that its messages stay within
+// about DistRoundBytes. The positions resolved are the next frontier,
+// whose size over all ranks and on the largest rank it returns, and
+// whether a checkpoint is to be saved before the next level (some rank
+// asked, with wantSave).
+func (d *distSolver) level(ctx context.Context, depth, frontier, most uint64, wantSave bool) (uint64, uint64, bool, error) {
+	perRound := max(d.roundBytes/8/max(d.g.MaxMoves(), 1), 1)
+	rounds := max((most+perRound-1)/perRound, 1)
+	next := make([][]uint64, d.workers)
+	var walked, crossing uint64
+	var computed, exchanged time.Duration
+	all := d.frontier
+	for k := range rounds {
+		part := all[uint64(len(all))*k/rounds : uint64(len(all))*(k+1)/rounds]
+		w, c, comp, exch, err := d.round(ctx, part, depth, next)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		walked, crossing, computed, exchanged = walked+w, crossing+c, computed+comp, exchanged+exch
+	}
+	d.frontier = d.frontier[:0]
+	for _, l := range next {
+		d.frontier = append(d.frontier, l...)
+	}
+	save := uint64(0)
+	if wantSave {
+		save = 1
+	}
+	sums, err := d.comm.Sum([]uint64{walked, crossing, uint64(len(d.frontier)), save})
+	if err != nil {
+		return 0, 0, false, err
+	}
+	maxes, err := d.comm.Max([]uint64{uint64(computed), uint64(exchanged), uint64(len(d.frontier))})
+	if err != nil {
+		return 0, 0, false, err
+	}
+	d.stats.Levels = append(d.stats.Levels, DistLevel{Frontier: frontier, Edges: sums[0], Crossing: sums[1],
+		Bytes: 8 * sums[1], Compute: time.Duration(maxes[0]), Exchange: time.Duration(maxes[1])})
+	return sums[2], maxes[2], sums[3] != 0, nil
+}
+
+// round expands part of a level's frontier and exchanges its messages:
+// the positions it resolves are appended to next (a list per worker). It
+// returns the un-moves walked, those to other ranks' positions, and the
+// time spent computing and exchanging.
+func (d *distSolver) round(ctx context.Context, part []uint64, depth uint64, next [][]uint64) (uint64, uint64, time.Duration, time.Duration, error) {
 	start := time.Now()
 	me := d.comm.Rank()
 	// Each chunk of the frontier fills its own outboxes, so the messages
 	// come out in the frontier's order whatever the workers.
-	chunk := parallel.ChunkFor(uint64(len(d.frontier)), d.workers, 256)
-	boxes := make([][][]uint64, (uint64(len(d.frontier))+chunk-1)/chunk)
-	next := make([][]uint64, d.workers)
+	chunk := parallel.ChunkFor(uint64(len(part)), d.workers, 256)
+	boxes := make([][][]uint64, (uint64(len(part))+chunk-1)/chunk)
 	edges := make([]uint64, len(boxes))
-	err := parallel.For(ctx, d.workers, uint64(len(d.frontier)), chunk, func(w int, lo, hi uint64) error {
+	err := parallel.For(ctx, d.workers, uint64(len(part)), chunk, func(w int, lo, hi uint64) error {
 		out := make([][]uint64, d.ranks)
 		var buf []uint64
 		var walked uint64
-		for _, t := range d.frontier[lo:hi] {
+		for _, t := range part[lo:hi] {
 			loss := uint64(0)
 			if Value(atomic.LoadUint32(&d.state[t-d.lo])>>distShift) == Loss {
 				loss = 1
@@ -296,23 +368,38 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64, wantSave
 		return nil
 	})
 	if err != nil {
-		return 0, false, err
+		return 0, 0, 0, 0, err
 	}
 	send := make([][]uint64, d.ranks)
 	var walked, crossing uint64
 	for k, out := range boxes {
 		walked += edges[k]
 		for r := range send {
-			send[r] = append(send[r], out[r]...)
 			crossing += uint64(len(out[r]))
 		}
 	}
+	for r := range send {
+		if r == me {
+			continue
+		}
+		var size int
+		for _, out := range boxes {
+			size += len(out[r])
+		}
+		send[r] = make([]uint64, 0, size)
+		for _, out := range boxes {
+			send[r] = append(send[r], out[r]...)
+			out[r] = nil
+		}
+	}
+	boxes = nil
 	computed := time.Since(start)
 	start = time.Now()
 	recv, err := d.comm.Exchange(send)
 	if err != nil {
-		return 0, false, err
+		return 0, 0, 0, 0, err
 	}
+	send = nil
 	exchanged := time.Since(start)
 	start = time.Now()
 	for r, msgs := range recv {
@@ -329,29 +416,11 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64, wantSave
 			return nil
 		})
 		if err != nil {
-			return 0, false, err
+			return 0, 0, 0, 0, err
 		}
+		recv[r] = nil
 	}
-	d.frontier = d.frontier[:0]
-	for _, l := range next {
-		d.frontier = append(d.frontier, l...)
-	}
-	computed += time.Since(start)
-	save := uint64(0)
-	if wantSave {
-		save = 1
-	}
-	sums, err := d.comm.Sum([]uint64{walked, crossing, uint64(len(d.frontier)), save})
-	if err != nil {
-		return 0, false, err
-	}
-	times, err := d.comm.Max([]uint64{uint64(computed), uint64(exchanged)})
-	if err != nil {
-		return 0, false, err
-	}
-	d.stats.Levels = append(d.stats.Levels, DistLevel{Frontier: frontier, Edges: sums[0], Crossing: sums[1],
-		Bytes: 8 * sums[1], Compute: time.Duration(times[0]), Exchange: time.Duration(times[1])})
-	return sums[2], sums[3] != 0, nil
+	return walked, crossing, computed + time.Since(start), exchanged, nil
 }
 
 // apply resolves this rank's position p for one of its moves: to a loss
@@ -378,49 +447,4 @@ func (d *distSolver) apply(p, loss, depth uint64) bool {
 			return next>>distShift != 0
 		}
 	}
-}
-
-// gather sends every rank's values and depths to rank 0, which builds the
-// Result; the other ranks return nil.
-func (d *distSolver) gather(maxDepth uint64) (*Result, error) {
-	// Two positions per word: the code in bits 30-31 of each half, the
-	// depth below (draws: unresolved, code 0).
-	words := make([]uint64, (len(d.state)+1)/2)
-	for j, s := range d.state {
-		if s>>distShift == 0 {
-			s = 0
-		}
-		words[j/2] |= uint64(s) << (32 * (j % 2))
-	}
-	// The words say all the state does: rank 0's peak, at the gather, is
-	// its words, every rank's and the Result (DistBytes), not the state too,
-	// collected now rather than when the heap has doubled.
-	d.state = nil
-	runtime.GC()
-	parts, err := d.comm.Gather(words)
-	if err != nil || d.comm.Rank() != 0 {
-		return nil, err
-	}
-	width := uint(16)
-	if maxDepth >= 1<<16 {
-		width = 32
-	}
-	r := &Result{n: d.n, values: bitset.NewTwoBits(d.n), depths: bitset.NewCounters(d.n, width),
-		depthMask: 1<<width - 1, maxDepth: maxDepth}
-	r.edges = d.edges()
-	for rank, part := range parts {
-		lo, hi := RankRange(d.n, d.ranks, rank)
-		if uint64(len(part)) != (hi-lo+1)/2 {
-			return nil, fmt.Errorf("engine: rank %d sent %d words of values, want %d", rank, len(part), (hi-lo+1)/2)
-		}
-		for i := lo; i < hi; i++ {
-			j := i - lo
-			s := uint32(part[j/2] >> (32 * (j % 2)))
-			r.values.Set(i, uint8(s>>distShift))
-			r.depths.Set(i, uint64(s&distPayload))
-		}
-		parts[rank] = nil // its memory goes as the Result grows
-	}
-	r.countValues()
-	return r, nil
 }

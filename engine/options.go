@@ -57,6 +57,11 @@ type Options struct {
 	// Checkpoint.DepthsPath instead, so that a resumed solve finds it.
 	DepthsOnDisk bool
 	DepthDir     string
+
+	// RoundBytes bounds the messages a rank of Distributed sends in one
+	// round of a level (DistRoundBytes if 0): the memory of the messages
+	// against the number of exchanges.
+	RoundBytes uint64
 }
 
 // reachBytesPerIndex is the memory per index that ReachableFrom adds to a

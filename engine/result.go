@@ -82,13 +82,30 @@ type Result struct {
 	maxDepth  uint64
 	edges     uint64      // predecessor edges the solve walked
 	lean      *leanDepths // a lean solve's: the depths of some positions only
+	// only holds the values of the few positions a summary knows (a
+	// distributed solve's, DistResult.Summary), which has no values array.
+	only map[uint64]Value
 }
 
 // Size returns the number of indices.
 func (r *Result) Size() uint64 { return r.n }
 
 // Value returns the value of index i.
-func (r *Result) Value(i uint64) Value { return Value(r.values.Get(i)) }
+func (r *Result) Value(i uint64) Value {
+	if r.only != nil {
+		return r.onlyValue(i)
+	}
+	return Value(r.values.Get(i))
+}
+
+// onlyValue returns a summary's value of index i, one of those it knows.
+func (r *Result) onlyValue(i uint64) Value {
+	v, ok := r.only[i]
+	if !ok {
+		panic(fmt.Sprintf("engine: index %d: a distributed solve's summary knows the positions it was asked to keep only", i))
+	}
+	return v
+}
 
 // Depth returns the depth of index i: the number of plies to the end of the
 // game when the winner hurries and the loser delays (docs/formats.md). It is 0 for
@@ -97,7 +114,7 @@ func (r *Result) Value(i uint64) Value { return Value(r.values.Get(i)) }
 // of the longest win and loss only: Depth panics for another win or loss
 // (see KeepsDepth).
 func (r *Result) Depth(i uint64) uint64 {
-	if r.values.Get(i)-1 >= 2 {
+	if r.Value(i)-1 >= 2 {
 		return 0
 	}
 	if r.lean != nil {
@@ -113,7 +130,7 @@ func (r *Result) Depth(i uint64) uint64 {
 // KeepsDepth reports whether Depth knows index i's depth: always, except in
 // a Result of Lean.
 func (r *Result) KeepsDepth(i uint64) bool {
-	if r.lean == nil || r.lean.disk != nil || r.values.Get(i)-1 >= 2 {
+	if r.lean == nil || r.lean.disk != nil || r.Value(i)-1 >= 2 {
 		return true
 	}
 	_, ok := r.lean.known[i]
@@ -123,7 +140,7 @@ func (r *Result) KeepsDepth(i uint64) bool {
 // Lookup returns the value and depth of index i; the error is nil except
 // for a win or loss whose depth a lean solve did not keep.
 func (r *Result) Lookup(i uint64) (Value, uint64, error) {
-	if r.lean != nil && r.values.Get(i)-1 < 2 {
+	if r.lean != nil && r.Value(i)-1 < 2 {
 		d, err := r.lean.depth(i)
 		return r.Value(i), d, err
 	}

@@ -272,16 +272,17 @@ func findRank(r int) int {
 }
 
 // TestMPIMemoryLimit solves a police board with -db on 2 ranks under
-// -max-memory: each rank's peak (rank 0 gathers every value to write the
-// database) stays within the limit and 5%, and a limit below rank 0's
-// estimate is refused on every rank before anything is solved.
+// -max-memory: each rank's peak (its range's states, the messages of a
+// round, its blocks of the database) stays within the limit and 5%, and a
+// limit below a rank's estimate is refused on every rank before anything
+// is solved.
 func TestMPIMemoryLimit(t *testing.T) {
 	dir := t.TempDir()
 	board := writeFile(t, dir, "board.police", police.Random(48, 48, 0.1, 0.005, 1).String())
 	for _, c := range []struct {
 		limit string
 		ok    bool
-	}{{"110M", true}, {"60M", false}} {
+	}{{"70M", true}, {"40M", false}} {
 		var stdout, stderr bytes.Buffer
 		cmd := mpirun(t, context.Background(), 2, "solve", "police", board, "-db", filepath.Join(dir, "p.db"), "-max-memory", c.limit)
 		cmd.Env = append(cmd.Env, peakEnv+"=1")
@@ -291,8 +292,8 @@ func TestMPIMemoryLimit(t *testing.T) {
 			t.Fatalf("-max-memory %s: %v, want success %v\n%s", c.limit, err, c.ok, stderr.String())
 		}
 		if !c.ok {
-			if !strings.Contains(stderr.String(), "more than the 60.0 MiB allowed") {
-				t.Fatalf("-max-memory 60M: no refusal in\n%s", stderr.String())
+			if !strings.Contains(stderr.String(), "more than the 40.0 MiB allowed") {
+				t.Fatalf("-max-memory 40M: no refusal in\n%s", stderr.String())
 			}
 			continue
 		}
@@ -302,8 +303,8 @@ func TestMPIMemoryLimit(t *testing.T) {
 		}
 		for _, m := range peaks {
 			peak, _ := strconv.ParseUint(m[1], 10, 64)
-			t.Logf("-max-memory %s: a rank's peak %d, %.3f of the limit", c.limit, peak, float64(peak)/(110<<20))
-			if float64(peak) > 1.05*(110<<20) {
+			t.Logf("-max-memory %s: a rank's peak %d, %.3f of the limit", c.limit, peak, float64(peak)/(70<<20))
+			if float64(peak) > 1.05*(70<<20) {
 				t.Errorf("-max-memory %s: a rank's peak %d, more than the limit and 5%%", c.limit, peak)
 			}
 		}

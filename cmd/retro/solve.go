@@ -340,11 +340,7 @@ func (c *solveRun) solve(d *implicit.Descriptor, load implicit.Loader, in io.Rea
 		if input != nil {
 			text = input.Bytes()
 		}
-		o := db.Options{Workers: c.workers, GameVersion: d.Version}
-		if c.lossDepths {
-			o.Coding = db.LossDepths
-		}
-		if c.dbw, err = db.Create(c.dbPath, d.Name, c.gameFlags(), text, o); err != nil {
+		if c.dbw, err = db.Create(c.dbPath, d.Name, c.gameFlags(), text, c.dbOptions()); err != nil {
 			return err
 		}
 		defer c.dbw.Abort()
@@ -441,6 +437,7 @@ type instance struct {
 	directory []uint32
 	start     *uint64 // the start in solved's index; nil for a game without one
 	plan      memoryPlan
+	saved     bool // the ranks of a distributed solve wrote its database
 }
 
 // prepare returns g ready for an engine: renumbered over its symmetry
@@ -523,16 +520,33 @@ func (c *solveRun) chooseEngine(d *implicit.Descriptor, inst *instance) (engine.
 	return kind, nil
 }
 
-// save adds inst's solution r to the database, with -db.
+// dbOptions returns the options of the database -db writes.
+func (c *solveRun) dbOptions() db.Options {
+	o := db.Options{Workers: c.workers, GameVersion: c.desc.Version}
+	if c.lossDepths {
+		o.Coding = db.LossDepths
+	}
+	return o
+}
+
+// source returns what the database keeps of inst besides its values.
+func (c *solveRun) source(label string, inst *instance, maxDepth uint64) db.Source {
+	return db.Source{Label: label, MaxDepth: maxDepth, Start: inst.start,
+		Directory: inst.directory, IndexSize: inst.game.Size(), Reachable: c.reachable}
+}
+
+// save adds inst's solution r to the database, with -db, unless the ranks
+// of a distributed solve wrote it already.
 func (c *solveRun) save(label string, inst *instance, r *engine.Result) error {
-	if c.dbw == nil {
+	if c.dbw == nil || inst.saved {
 		return nil
 	}
 	if c.wantProgress() {
 		fmt.Fprintf(c.env.stderr, "retro: saving %d positions to %s\n", r.Size(), c.dbPath)
 	}
-	return c.dbw.Add(c.ctx, db.Source{Label: label, Values: r, MaxDepth: r.MaxDepth(), Start: inst.start,
-		Directory: inst.directory, IndexSize: inst.game.Size(), Reachable: c.reachable})
+	src := c.source(label, inst, r.MaxDepth())
+	src.Values = r
+	return c.dbw.Add(c.ctx, src)
 }
 
 // answerLine words the value of position s in d's terms.
@@ -587,7 +601,7 @@ func (c *solveRun) run(inst *instance, kind engine.Kind) (*engine.Result, error)
 	case engine.KindSeq:
 		return engine.Sequential(c.ctx, g, o)
 	case engine.KindDist:
-		return c.runDistributed(g, o)
+		return c.runDistributed(inst, o)
 	}
 	ckpt, cleanup, err := c.levelCheckpoint()
 	if err != nil {
