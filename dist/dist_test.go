@@ -18,19 +18,30 @@ import (
 	"github.com/retro-solver/retro/engine/enginetest"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/implicit/police"
 	"github.com/retro-solver/retro/internal/testsize"
 )
 
-// solveLocal runs the distributed engine on ranks goroutines of this
+// solver is one of the distributed engines: Distributed (4-byte states)
+// or DistributedLean (nibbles).
+type solver func(context.Context, implicit.Game, engine.Comm, engine.Options) (*engine.DistResult, error)
+
+// engines are the distributed engines by name, for tests of both.
+var engines = []struct {
+	name  string
+	solve solver
+}{{"words", engine.Distributed}, {"lean", engine.DistributedLean}}
+
+// solveLocal runs a distributed engine on ranks goroutines of this
 // process and returns rank 0's result and the levels' record.
-func solveLocal(t *testing.T, g implicit.Game, ranks, workers int) (*engine.Result, *engine.DistRecord) {
+func solveLocal(t *testing.T, solve solver, g implicit.Game, ranks, workers int) (*engine.Result, *engine.DistRecord) {
 	t.Helper()
 	comms := make([]engine.Comm, ranks)
 	for r, c := range dist.Local(ranks) {
 		comms[r] = c
 	}
 	// Rounds of a few messages on a single worker: many exchanges a level.
-	results, stats, errs := runLocal(g, comms, func(int) engine.Options {
+	results, stats, errs := runLocal(solve, g, comms, func(int) engine.Options {
 		o := engine.Options{Workers: workers}
 		if workers == 1 {
 			o.RoundBytes = 64
@@ -56,7 +67,7 @@ func solveLocal(t *testing.T, g implicit.Game, ranks, workers int) (*engine.Resu
 // runLocal runs the distributed engine on the comms, one goroutine each,
 // with each rank's options, then gathers the values to rank 0, and returns
 // what each rank's Gather returned and its record of the levels.
-func runLocal(g implicit.Game, comms []engine.Comm, opt func(rank int) engine.Options) ([]*engine.Result, []*engine.DistRecord, []error) {
+func runLocal(solve solver, g implicit.Game, comms []engine.Comm, opt func(rank int) engine.Options) ([]*engine.Result, []*engine.DistRecord, []error) {
 	results := make([]*engine.Result, len(comms))
 	stats := make([]*engine.DistRecord, len(comms))
 	errs := make([]error, len(comms))
@@ -64,7 +75,7 @@ func runLocal(g implicit.Game, comms []engine.Comm, opt func(rank int) engine.Op
 	for r, c := range comms {
 		wg.Go(func() {
 			var d *engine.DistResult
-			if d, errs[r] = engine.Distributed(context.Background(), g, c, opt(r)); errs[r] == nil {
+			if d, errs[r] = solve(context.Background(), g, c, opt(r)); errs[r] == nil {
 				stats[r] = &d.Record
 				results[r], errs[r] = d.Gather()
 			}
@@ -134,7 +145,7 @@ func TestCheckpointResume(t *testing.T) {
 		for r, c := range dist.Local(ranks) {
 			stop[r] = &stopAt{Comm: c, n: n}
 		}
-		_, _, errs := runLocal(g, stop, opt)
+		_, _, errs := runLocal(engine.Distributed, g, stop, opt)
 		if errs[0] == nil {
 			continue // the solve ended before the n-th call
 		}
@@ -149,7 +160,7 @@ func TestCheckpointResume(t *testing.T) {
 		for r, c := range dist.Local(ranks) {
 			comms[r] = c
 		}
-		results, _, errs := runLocal(g, comms, opt)
+		results, _, errs := runLocal(engine.Distributed, g, comms, opt)
 		for r, err := range errs {
 			if err != nil {
 				t.Fatalf("seed %d, rank %d: %v", seed, r, err)
@@ -187,10 +198,11 @@ func TestRandomGraphs(t *testing.T) {
 			t.Fatal(err)
 		}
 		ranks, workers := 1+int(seed%5), 1+2*int(seed/5%2)
-		got, st := solveLocal(t, g, ranks, workers)
+		e := engines[seed/10%2]
+		got, st := solveLocal(t, e.solve, g, ranks, workers)
 		if i, differ := engine.Diff(want, got); differ {
-			t.Fatalf("seed %d, %d ranks: vertex %d is %v %d; the sequential engine says %v %d",
-				seed, ranks, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
+			t.Fatalf("seed %d, %s, %d ranks: vertex %d is %v %d; the sequential engine says %v %d",
+				seed, e.name, ranks, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
 		}
 		if got.MaxDepth() != want.MaxDepth() {
 			t.Fatalf("seed %d: max depth %d, want %d", seed, got.MaxDepth(), want.MaxDepth())
@@ -213,10 +225,11 @@ func TestLargerGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ranks := range []int{2, 4} {
-		got, st := solveLocal(t, g, ranks, 2)
+	for k, ranks := range []int{2, 4, 3, 5} {
+		e := engines[k%2]
+		got, st := solveLocal(t, e.solve, g, ranks, 2)
 		if i, differ := engine.Diff(want, got); differ {
-			t.Fatalf("%d ranks: vertex %d is %v %d; want %v %d", ranks, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
+			t.Fatalf("%s, %d ranks: vertex %d is %v %d; want %v %d", e.name, ranks, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
 		}
 		tot := st.Totals()
 		if tot.Crossing == 0 || tot.Crossing == tot.Edges {
@@ -295,7 +308,7 @@ func TestRankParts(t *testing.T) {
 		for r, c := range comms {
 			wg.Go(func() {
 				errs[r] = func() error {
-					d, err := engine.Distributed(context.Background(), g, c, engine.Options{Workers: 2, Keep: keep})
+					d, err := engines[seed%2].solve(context.Background(), g, c, engine.Options{Workers: 2, Keep: keep, DepthDir: dir})
 					if err != nil {
 						return err
 					}
@@ -333,7 +346,7 @@ func TestRankParts(t *testing.T) {
 		wg.Wait()
 		for r, err := range errs {
 			if err != nil {
-				t.Fatalf("seed %d, %d ranks, rank %d: %v", seed, ranks, r, err)
+				t.Fatalf("seed %d, %s, %d ranks, rank %d: %v", seed, engines[seed%2].name, ranks, r, err)
 			}
 		}
 		for r, s := range summaries {
@@ -389,6 +402,90 @@ func TestRankParts(t *testing.T) {
 		b, _ := os.ReadFile(gotPath)
 		if !bytes.Equal(a, b) {
 			t.Fatalf("seed %d, %d ranks, blocks of %d: the database written in parts differs from the sequential one", seed, ranks, o.BlockSize)
+		}
+	}
+}
+
+// TestPoliceBoards checks both distributed engines against the sequential
+// reference on small police boards, which have terminal wins: a win of a
+// level's own making and a win of an earlier one then meet among a
+// position's moves, which random graphs (whose wins all lie at odd depths)
+// never show. Rounds of a few messages make many exchanges a level.
+func TestPoliceBoards(t *testing.T) {
+	for seed := range uint64(8) {
+		g := police.New(police.Random(4+int(seed%3), 5+int(seed%2), 0.1, 0.05, seed))
+		want, err := engine.Sequential(context.Background(), g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, e := range engines {
+			ranks := 2 + int(seed+uint64(k))%3
+			comms := make([]engine.Comm, ranks)
+			for r, c := range dist.Local(ranks) {
+				comms[r] = c
+			}
+			results, _, errs := runLocal(e.solve, g, comms, func(int) engine.Options {
+				return engine.Options{Workers: 2, RoundBytes: 8 << (seed % 8)}
+			})
+			for r, err := range errs {
+				if err != nil {
+					t.Fatalf("seed %d, %s, rank %d: %v", seed, e.name, r, err)
+				}
+			}
+			if i, differ := engine.Diff(want, results[0]); differ {
+				t.Fatalf("seed %d, %s, %d ranks: position %d is %v %d; the sequential engine says %v %d",
+					seed, e.name, ranks, i, results[0].Value(i), results[0].Depth(i), want.Value(i), want.Depth(i))
+			}
+		}
+	}
+}
+
+// newWin is a game of six positions on two ranks ([0, 3) and [3, 6)) in
+// which position 0's moves reach a terminal win (1) on its own rank and a
+// position (4) on the other rank that becomes a win at the same level: 0
+// is a loss of depth 2, not 1, which the lean engine's question to the
+// other rank must get right (a win of the level being built is not an
+// old win).
+type newWin struct{}
+
+var newWinMoves = [6][]uint64{0: {1, 4}, 4: {5}}
+
+func (newWin) Size() uint64     { return 6 }
+func (newWin) MaxMoves() uint64 { return 2 }
+func (newWin) Classify(i uint64) implicit.Kind {
+	switch i {
+	case 1:
+		return implicit.TerminalWin
+	case 5:
+		return implicit.TerminalLoss
+	}
+	return implicit.Inner
+}
+func (newWin) Moves(i uint64, dst []uint64) []uint64 { return append(dst, newWinMoves[i]...) }
+func (newWin) Unmoves(i uint64, dst []uint64) []uint64 {
+	for p, ms := range newWinMoves {
+		for _, m := range ms {
+			if m == i {
+				dst = append(dst, uint64(p))
+			}
+		}
+	}
+	return dst
+}
+
+func TestNewWinAcrossRanks(t *testing.T) {
+	g := newWin{}
+	want, err := engine.Sequential(context.Background(), g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.Value(0) != engine.Loss || want.Depth(0) != 2 {
+		t.Fatalf("the sequential engine says %v %d for position 0, want a loss of depth 2", want.Value(0), want.Depth(0))
+	}
+	for _, e := range engines {
+		got, _ := solveLocal(t, e.solve, g, 2, 1)
+		if i, differ := engine.Diff(want, got); differ {
+			t.Fatalf("%s: position %d is %v %d, want %v %d", e.name, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
 		}
 	}
 }

@@ -12,18 +12,19 @@ import (
 type Kind uint8
 
 const (
-	KindAuto Kind = iota // let Choose pick one of the others
-	KindPar              // Parallel: 2 to 4 bytes per index, every depth in memory
-	KindLean             // Lean: half a byte per index, depths of some positions or on disk
-	KindSeq              // Sequential: the reference, one goroutine
-	KindDist             // Distributed: Parallel's pass over the ranks of a Comm
+	KindAuto     Kind = iota // let Choose pick one of the others
+	KindPar                  // Parallel: 2 to 4 bytes per index, every depth in memory
+	KindLean                 // Lean: half a byte per index, depths of some positions or on disk
+	KindSeq                  // Sequential: the reference, one goroutine
+	KindDist                 // Distributed: Parallel's pass over the ranks of a Comm
+	KindDistLean             // DistributedLean: Lean's pass over the ranks of a Comm
 )
 
-var kindNames = [...]string{"auto", "par", "lean", "seq", "dist"}
+var kindNames = [...]string{"auto", "par", "lean", "seq", "dist", "dist-lean"}
 
 // String returns the kind's name as -engine spells it: "auto", "par",
-// "lean", "seq", or "dist" (which -engine does not take: it is par under
-// mpirun).
+// "lean", "seq", or "dist" and "dist-lean" (which -engine does not take:
+// they are par and lean under mpirun).
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -57,7 +58,7 @@ func (k Kind) Bytes(n, maxMoves uint64) uint64 {
 			w = 32
 		}
 		return uint64(float64(n) * parBytesPerIndex(w))
-	case KindLean:
+	case KindLean, KindDistLean:
 		// The nibbles, rounded up to the 2 MiB pages they are mapped in,
 		// and the lists of small levels.
 		return uint64(float64(n)*LeanBytesPerIndex) + 2<<20 + n/64
@@ -107,6 +108,8 @@ type Request struct {
 	// DepthsOnDisk says every depth is needed and may be kept on disk
 	// (Options.DepthsOnDisk: a database is written).
 	DepthsOnDisk bool
+	// Checkpoint says a checkpoint folder was asked for (-checkpoint).
+	Checkpoint bool
 	// ReadBuffers is the memory that reading depths back from disk takes
 	// besides the file's directory (the database writer's runs), counted
 	// with the lean engine's when DepthsOnDisk.
@@ -133,20 +136,33 @@ func (r Request) Refusal(k Kind) string {
 		if r.Distributed {
 			return "runs in one process, not under mpirun"
 		}
+	case KindDistLean:
+		switch {
+		case r.Reachable:
+			return "the lean mode solves the whole game (no -reachable)"
+		case r.Tiered:
+			return "-tiered is another engine"
+		case r.Checkpoint:
+			return "lean ranks keep no checkpoints yet (-engine par keeps them)"
+		}
 	}
 	return ""
 }
 
 // Bytes returns the memory engine k takes at its peak to solve r.Game:
-// its arrays (Kind.Bytes; DistBytes, the largest rank's, for KindDist,
-// gathering to rank 0 where the game has no start), the set of reached positions with Reachable,
+// its arrays (Kind.Bytes; DistBytes and DistLeanBytes, the largest
+// rank's, for KindDist and KindDistLean, gathering to rank 0 where the
+// game has no start), the set of reached positions with Reachable,
 // the depths' directory and ReadBuffers for KindLean with DepthsOnDisk, and
 // the Slack of its lists.
 func (r Request) Bytes(k Kind) uint64 {
 	n := r.Game.Size()
 	b := k.Bytes(n, r.Game.MaxMoves())
-	if k == KindDist {
+	switch k {
+	case KindDist:
 		b = DistBytes(n, r.Game.MaxMoves(), r.Ranks, !r.HasStart)
+	case KindDistLean:
+		b = DistLeanBytes(n, r.Game.MaxMoves(), r.Ranks, !r.HasStart) + r.ReadBuffers
 	}
 	if k == KindLean && r.DepthsOnDisk {
 		b += DepthLogBytes(n) + r.ReadBuffers
@@ -171,8 +187,9 @@ func (e *RefusedError) Error() string { return fmt.Sprintf("-engine %s: %s", e.K
 // error is returned when the engine chosen does not.
 //
 // An engine asked for is used if it can serve r (a RefusedError if not);
-// KindPar under Distributed is KindDist. KindAuto picks:
-//   - KindDist under Distributed;
+// under Distributed, KindPar is KindDist and KindLean is KindDistLean.
+// KindAuto picks (under Distributed, KindDist for KindPar and KindDistLean
+// for KindLean):
 //   - KindLean for a game with a start whose moves cost less than CheapMove to
 //     list (MoveCost), when nothing asked needs every depth in memory:
 //     recounting a position's moves then costs less than the cache miss of
@@ -186,28 +203,32 @@ func Choose(r Request, fits func(Kind) error) (Kind, bool, error) {
 	}
 	if r.Asked != KindAuto {
 		k := r.Asked
-		if k == KindPar && r.Distributed {
+		switch {
+		case k == KindPar && r.Distributed:
 			k = KindDist
+		case k == KindLean && r.Distributed:
+			k = KindDistLean
 		}
 		if why := r.Refusal(k); why != "" {
 			return 0, false, &RefusedError{r.Asked, why}
 		}
 		return k, false, fits(k)
 	}
-	leanServes := r.Refusal(KindLean) == ""
-	k := KindPar
-	switch {
-	case r.Distributed:
-		k = KindDist
-	case leanServes && r.HasStart && r.Game != nil && MoveCost(r.Game) < CheapMove:
-		k = KindLean
+	par, lean := KindPar, KindLean
+	if r.Distributed {
+		par, lean = KindDist, KindDistLean
+	}
+	leanServes := r.Refusal(lean) == ""
+	k := par
+	if leanServes && r.HasStart && r.Game != nil && MoveCost(r.Game) < CheapMove {
+		k = lean
 	}
 	err := fits(k)
-	if err == nil || k != KindPar || !leanServes {
+	if err == nil || k != par || !leanServes {
 		return k, false, err
 	}
-	if err := fits(KindLean); err != nil {
+	if err := fits(lean); err != nil {
 		return 0, false, err
 	}
-	return KindLean, true, nil
+	return lean, true, nil
 }

@@ -177,8 +177,13 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 		}
 	}
 	prog.SetPhase("counting")
-	r := &DistResult{Record: d.stats, Lo: lo, Hi: hi, comm: comm, n: n, state: d.state, maxDepth: maxDepth, edges: d.edges()}
-	if err := r.finish(opt.Keep); err != nil {
+	r := &DistResult{Record: d.stats, Lo: lo, Hi: hi, comm: comm, n: n, own: wordValues(d.state), maxDepth: maxDepth, edges: d.edges()}
+	for j, w := range d.state {
+		if w>>distShift == 0 {
+			d.state[j] = 0 // unresolved: a draw, of depth 0
+		}
+	}
+	if err := r.finish(tallyWords(d.state, lo, maxDepth), opt.Keep); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -22,7 +22,7 @@ type DistResult struct {
 
 	comm     Comm
 	n        uint64
-	state    []uint32 // the rank's range: code in the top two bits, depth below
+	own      rankValues // the rank's range, by index from Lo
 	counts   [4]uint64
 	maxDepth uint64
 	edges    uint64
@@ -33,16 +33,41 @@ type DistResult struct {
 	tail []uint32
 }
 
-// word returns the state word of index i, or false if this rank has no
-// word for it.
-func (r *DistResult) word(i uint64) (uint32, bool) {
+// rankValues is a rank's own values and depths, by index from its range's
+// start: a distributed solve's 4-byte words (wordValues), or a lean rank's
+// nibbles and depths on disk (a Result of the range).
+type rankValues interface {
+	Lookup(j uint64) (Value, uint64, error)
+	LookupRange(lo, hi uint64, vals []Value, depths []uint64) error
+	ReadsRuns() bool
+}
+
+// wordValues are the distributed engine's states once solved: the value
+// code in the top two bits (unresolved: a draw), the depth below.
+type wordValues []uint32
+
+func (w wordValues) Lookup(j uint64) (Value, uint64, error) { return wordValue(w[j]) }
+
+func (w wordValues) LookupRange(lo, hi uint64, vals []Value, depths []uint64) error {
+	for j := lo; j < hi; j++ {
+		vals[j-lo], depths[j-lo], _ = wordValue(w[j])
+	}
+	return nil
+}
+
+func (w wordValues) ReadsRuns() bool { return false }
+
+// word returns index i's value and depth as a state word (wordValue's
+// inverse), or false if this rank has neither for it.
+func (r *DistResult) word(i uint64) (uint32, bool, error) {
 	switch {
 	case i >= r.Lo && i < r.Hi:
-		return r.state[i-r.Lo], true
+		v, depth, err := r.own.Lookup(i - r.Lo)
+		return uint32(v)<<distShift | uint32(depth), true, err
 	case i >= r.Hi && i-r.Hi < uint64(len(r.tail)):
-		return r.tail[i-r.Hi], true
+		return r.tail[i-r.Hi], true, nil
 	}
-	return 0, false
+	return 0, false, nil
 }
 
 // Size returns the number of indices of the whole game.
@@ -52,12 +77,39 @@ func (r *DistResult) Size() uint64 { return r.n }
 // range or of the tail that Share brought it (engine.Values, for the
 // database writer); another index is an error.
 func (r *DistResult) Lookup(i uint64) (Value, uint64, error) {
-	w, ok := r.word(i)
+	if i >= r.Lo && i < r.Hi {
+		return r.own.Lookup(i - r.Lo)
+	}
+	w, ok, _ := r.word(i)
 	if !ok {
 		return 0, 0, fmt.Errorf("engine: index %d belongs to another rank than [%d, %d)", i, r.Lo, r.Hi)
 	}
 	return wordValue(w)
 }
+
+// LookupRange stores the values and depths of [lo, hi), indices this rank
+// can look up (RangeValues, for the database writer).
+func (r *DistResult) LookupRange(lo, hi uint64, vals []Value, depths []uint64) error {
+	if mid := min(hi, r.Hi); lo >= r.Lo && mid > lo {
+		if err := r.own.LookupRange(lo-r.Lo, mid-r.Lo, vals, depths); err != nil {
+			return err
+		}
+		vals, depths, lo = vals[mid-lo:], depths[mid-lo:], mid
+	}
+	for i := lo; i < hi; i++ {
+		var err error
+		if vals[i-lo], depths[i-lo], err = r.Lookup(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadsRuns reports whether the rank's values are read faster a run at a
+// time (a lean rank's depths on disk).
+func (r *DistResult) ReadsRuns() bool { return r.own.ReadsRuns() }
+
+var _ RangeValues = (*DistResult)(nil)
 
 // wordValue decodes a distributed state word once solved: unresolved is a
 // draw, of depth 0.
@@ -78,48 +130,69 @@ func (r *DistResult) MaxDepth() uint64 { return r.maxDepth }
 // Edges returns the un-moves every rank walked.
 func (r *DistResult) Edges() uint64 { return r.edges }
 
-// finish agrees with the other ranks on what the whole solve found: the
-// counts, the depth histograms, the longest win and loss (the lowest
-// index at the largest depth of its value) and the words of the positions
-// to keep. Every rank calls it.
-func (r *DistResult) finish(keep []uint64) error {
-	d := r.maxDepth + 1
-	// The counts, then the histograms of wins and losses, summed.
-	local := make([]uint64, 4+2*d)
-	// The longest win's and loss's depth on this rank, and the lowest
-	// index at it (as its complement, for Max); 0: none.
-	var longest [4]uint64
-	for j, w := range r.state {
+// rankTally is what a rank counted of its own range: its values, its wins
+// and losses by depth (up to the solve's largest depth, or fewer), and
+// for each of win and loss the largest depth plus one (0: none) and the
+// lowest index at it.
+type rankTally struct {
+	counts          [4]uint64
+	wins, losses    []uint64
+	longest, lowest [2]uint64
+}
+
+// tallyWords counts a rank's 4-byte states, of depths up to maxDepth.
+func tallyWords(state []uint32, lo, maxDepth uint64) rankTally {
+	t := rankTally{wins: make([]uint64, maxDepth+1), losses: make([]uint64, maxDepth+1)}
+	for j, w := range state {
 		v, depth, _ := wordValue(w)
-		local[v]++
+		t.counts[v]++
 		if v != Win && v != Loss {
 			continue
 		}
-		k := 0
+		k, by := 0, t.wins
 		if v == Loss {
-			k = 1
+			k, by = 1, t.losses
 		}
-		local[4+uint64(k)*d+depth]++
-		if depth+1 > longest[2*k] {
-			longest[2*k], longest[2*k+1] = depth+1, ^(r.Lo + uint64(j))
+		by[depth]++
+		if depth+1 > t.longest[k] {
+			t.longest[k], t.lowest[k] = depth+1, lo+uint64(j)
 		}
 	}
+	return t
+}
+
+// finish agrees with the other ranks on what the whole solve found, from
+// each rank's tally: the counts, the depth histograms, the longest win
+// and loss (the lowest index at the largest depth of its value) and the
+// words of the positions to keep. Every rank calls it.
+func (r *DistResult) finish(t rankTally, keep []uint64) error {
+	d := r.maxDepth + 1
+	if uint64(len(t.wins)) > d || uint64(len(t.losses)) > d {
+		return fmt.Errorf("engine: a rank counted depths up to %d, beyond the largest %d", max(len(t.wins), len(t.losses))-1, r.maxDepth)
+	}
+	// The counts, then the histograms of wins and losses, summed.
+	local := make([]uint64, 4+2*d)
+	copy(local, t.counts[:])
+	copy(local[4:], t.wins)
+	copy(local[4+d:], t.losses)
 	sums, err := r.comm.Sum(local)
 	if err != nil {
 		return err
 	}
 	copy(r.counts[:], sums)
 	r.stats.Wins, r.stats.Losses = sums[4:4+d], sums[4+d:]
-	deepest, err := r.comm.Max([]uint64{longest[0], longest[2]})
+	deepest, err := r.comm.Max(t.longest[:])
 	if err != nil {
 		return err
 	}
+	// The lowest index at the deepest depth, as the largest complement.
+	var firsts [2]uint64
 	for k := range 2 {
-		if longest[2*k] != deepest[k] {
-			longest[2*k+1] = 0
+		if t.longest[k] == deepest[k] && deepest[k] > 0 {
+			firsts[k] = ^t.lowest[k]
 		}
 	}
-	first, err := r.comm.Max([]uint64{longest[1], longest[3]})
+	first, err := r.comm.Max(firsts[:])
 	if err != nil {
 		return err
 	}
@@ -136,7 +209,11 @@ func (r *DistResult) finish(keep []uint64) error {
 	// not this rank's).
 	words := make([]uint64, len(keep))
 	for k, p := range keep {
-		if w, ok := r.word(p); ok && p < r.Hi {
+		if p >= r.Lo && p < r.Hi {
+			w, _, err := r.word(p)
+			if err != nil {
+				return err
+			}
 			words[k] = uint64(w) + 1
 		}
 	}
@@ -208,13 +285,9 @@ func (r *DistResult) Share(blockSize uint64) (first, last uint64, err error) {
 	if head := r.Lo % blockSize; head != 0 && r.Lo < r.Hi {
 		owner := int((r.Lo - head) / rankBlock(r.n, ranks))
 		end := min(r.Hi, r.Lo-head+blockSize)
-		words := make([]uint64, 0, (end-r.Lo+1)/2)
-		for j := r.Lo; j < end; j += 2 {
-			w := uint64(r.state[j-r.Lo])
-			if j+1 < end {
-				w |= uint64(r.state[j+1-r.Lo]) << 32
-			}
-			words = append(words, w)
+		words, err := r.words(r.Lo, end)
+		if err != nil {
+			return 0, 0, err
 		}
 		send[owner] = words
 	}
@@ -247,25 +320,40 @@ func (r *DistResult) Share(blockSize uint64) (first, last uint64, err error) {
 	return first, last, nil
 }
 
+// words returns the values and depths of [lo, hi), this rank's own
+// indices, two to a word: in each half the code in bits 30-31 and the
+// depth below.
+func (r *DistResult) words(lo, hi uint64) ([]uint64, error) {
+	words := make([]uint64, (hi-lo+1)/2)
+	const run = 1 << 16
+	vals, depths := make([]Value, run), make([]uint64, run)
+	for at := lo; at < hi; at += run {
+		end := min(at+run, hi)
+		if err := r.own.LookupRange(at-r.Lo, end-r.Lo, vals, depths); err != nil {
+			return nil, err
+		}
+		for i := at; i < end; i++ {
+			w := uint64(vals[i-at])<<distShift | depths[i-at]
+			words[(i-lo)/2] |= w << (32 * ((i - lo) % 2))
+		}
+	}
+	return words, nil
+}
+
 // Gather sends every rank's values and depths to rank 0, which returns
 // the whole Result; the other ranks return nil. Rank 0 then holds every
 // value (4 bytes per index while it gathers): it is for games whose answer
 // is every position's value (a graph), which rank 0 prints. The ranks'
 // own values are dropped.
 func (r *DistResult) Gather() (*Result, error) {
-	// Two positions per word: the code in bits 30-31 of each half, the
-	// depth below (draws: unresolved, code 0).
-	words := make([]uint64, (len(r.state)+1)/2)
-	for j, s := range r.state {
-		if s>>distShift == 0 {
-			s = 0
-		}
-		words[j/2] |= uint64(s) << (32 * (j % 2))
+	words, err := r.words(r.Lo, r.Hi)
+	if err != nil {
+		return nil, err
 	}
 	// The words say all the state does: rank 0's peak, at the gather, is
 	// its words, every rank's and the Result (DistBytes), not the state too,
 	// collected now rather than when the heap has doubled.
-	r.state, r.tail = nil, nil
+	r.own, r.tail = nil, nil
 	runtime.GC()
 	parts, err := r.comm.Gather(words)
 	if err != nil || r.comm.Rank() != 0 {

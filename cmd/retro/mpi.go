@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/retro-solver/retro/db"
@@ -72,10 +73,14 @@ func (c *solveRun) root() bool { return c.world == nil || c.world.Rank() == 0 }
 // start (every index's value printed), every value gathered. The other
 // ranks return nil. With -progress or -stats rank 0 prints what each level
 // sent between the ranks.
-func (c *solveRun) runDistributed(inst *instance, o engine.Options) (*engine.Result, error) {
-	ck, cleanup, err := c.levelCheckpoint()
-	if err != nil {
-		return nil, err
+func (c *solveRun) runDistributed(inst *instance, kind engine.Kind, o engine.Options) (*engine.Result, error) {
+	var ck *engine.Checkpoint
+	cleanup := func() {}
+	if kind == engine.KindDist {
+		var err error
+		if ck, cleanup, err = c.levelCheckpoint(); err != nil {
+			return nil, err
+		}
 	}
 	if ck != nil {
 		rank, ranks := c.world.Rank(), c.world.Ranks()
@@ -95,7 +100,11 @@ func (c *solveRun) runDistributed(inst *instance, o engine.Options) (*engine.Res
 	if inst.start != nil {
 		o.Keep = []uint64{*inst.start}
 	}
-	d, err := engine.Distributed(c.ctx, inst.solved, c.world, o)
+	solve := engine.Distributed
+	if kind == engine.KindDistLean {
+		solve, o.DepthDir = engine.DistributedLean, c.depthDir()
+	}
+	d, err := solve(c.ctx, inst.solved, c.world, o)
 	if err != nil {
 		return nil, err
 	}
@@ -128,6 +137,15 @@ func (c *solveRun) runDistributed(inst *instance, o engine.Options) (*engine.Res
 		t.Edges, t.Crossing, 100*float64(t.Crossing)/float64(max(t.Edges, 1)), t.Bytes,
 		t.Compute.Round(time.Millisecond), t.Exchange.Round(time.Millisecond))
 	return r, nil
+}
+
+// depthDir returns the folder of a lean rank's depths' file: the
+// database's, or the system's temporary folder without -db.
+func (c *solveRun) depthDir() string {
+	if c.dbPath == "" {
+		return os.TempDir()
+	}
+	return filepath.Dir(c.dbPath)
 }
 
 // partChunk is the bytes of a part file a rank sends rank 0 at a time.

@@ -474,7 +474,7 @@ func (c *solveRun) prepare(g implicit.Game, start *uint64) (*instance, error) {
 // flags alone, before the input is read).
 func (c *solveRun) request(inst *instance) engine.Request {
 	r := engine.Request{Asked: c.engine, Reachable: c.reachable, Tiered: c.tiered,
-		Distributed: c.world != nil, DepthsOnDisk: c.dbPath != "",
+		Distributed: c.world != nil, DepthsOnDisk: c.dbPath != "", Checkpoint: c.checkpoint != "",
 		ReadBuffers: uint64(parallel.Workers(c.workers)) * db.RunScratchBytes}
 	if c.world != nil {
 		r.Ranks = c.world.Ranks()
@@ -508,6 +508,9 @@ func (c *solveRun) chooseEngine(d *implicit.Descriptor, inst *instance) (engine.
 	}
 	if fellBack {
 		fmt.Fprintf(c.env.stderr, "retro: the parallel engine does not fit in %s\n", text.HumanBytes(limit))
+	}
+	if kind == engine.KindDistLean {
+		fmt.Fprintf(c.env.stderr, "retro: lean ranks: half a byte per position of each rank's range, every depth in a file per rank (in %s)\n", c.depthDir())
 	}
 	if kind == engine.KindLean && c.engine == engine.KindAuto {
 		if c.dbPath != "" {
@@ -600,8 +603,8 @@ func (c *solveRun) run(inst *instance, kind engine.Kind) (*engine.Result, error)
 	switch kind {
 	case engine.KindSeq:
 		return engine.Sequential(c.ctx, g, o)
-	case engine.KindDist:
-		return c.runDistributed(inst, o)
+	case engine.KindDist, engine.KindDistLean:
+		return c.runDistributed(inst, kind, o)
 	}
 	ckpt, cleanup, err := c.levelCheckpoint()
 	if err != nil {

@@ -1,0 +1,591 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+	"time"
+
+	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// DistLeanBytesPerIndex is a lean rank's memory per index of its range: a
+// nibble, as Lean's.
+const DistLeanBytesPerIndex = 0.5
+
+// DistLeanBytes returns the memory of DistributedLean's largest rank
+// solving a game of n indices with up to maxMoves moves a position on the
+// given ranks: its range's nibbles (rounded up to the 2 MiB pages they are
+// mapped in), its depths' file's directory, the messages of a round (as
+// DistBytes counts them) and the questions of a round of checks with their
+// candidates' slots (half as much again); with gather, rank 0 also holds
+// what Distributed's gather takes.
+func DistLeanBytes(n, maxMoves uint64, ranks int, gather bool) uint64 {
+	own := n/uint64(max(ranks, 1)) + 1
+	round := min(DistRoundBytes, 8*max(maxMoves, 1)*own)
+	b := uint64(float64(own)*DistLeanBytesPerIndex) + 2<<20 + DepthLogBytes(own) + 3*round + round*3/2
+	if gather {
+		b += 4*n + n/4 + 2*n
+	}
+	return b
+}
+
+// DistributedLean solves g on comm's ranks like Distributed, in half a
+// byte per index of a rank's range (Lean's nibbles) instead of four, and
+// returns the same DistResult: the values are Sequential's, and every
+// depth is kept in a file per rank (Options.DepthDir; it goes with the
+// result). It is Lean's level by level pass with the ranges cut among the
+// ranks, in two phases a level:
+//
+//  1. Expand: every rank scans its range for the level's frontier and
+//     walks each position's un-moves. A predecessor of a loss is claimed
+//     as a win (Lean's atomic OR of the code and the next frontier bit);
+//     a predecessor of a win is marked a candidate (the next frontier bit
+//     alone, code 0). Predecessors another rank owns go to it in messages
+//     (index and one bit), batched per rank and exchanged in rounds of
+//     about Options.RoundBytes.
+//  2. Check: every rank scans its range for candidates. A candidate is a
+//     loss if every move reaches a win of this level or an earlier one (a
+//     win code without the next bit): moves to its own positions are read
+//     at once, moves to others' are asked of their owners in a second
+//     exchange, answered by a third. A loss keeps its next bit and gets
+//     its code; another candidate loses its mark.
+//
+// All win claims of a level are applied before any check, so a check
+// never counts a win of the level being built, and the sets resolved at
+// each level are Lean's (doc.go: W_d and L_d), whatever the ranks and the
+// order of the messages. Each candidate is checked once, where Lean checks
+// a predecessor once per win it reaches.
+func DistributedLean(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*DistResult, error) {
+	if _, ok := g.(ExitGame); ok {
+		return nil, errors.New("engine: the distributed engine does not solve tiers yet")
+	}
+	if len(opt.ReachableFrom) > 0 {
+		return nil, errors.New("engine: the distributed engine does not restrict a solve to the reachable positions")
+	}
+	if opt.Checkpoint != nil {
+		return nil, errors.New("engine: lean ranks keep no checkpoints yet")
+	}
+	n := g.Size()
+	ranks, rank := comm.Ranks(), comm.Rank()
+	lo, hi := RankRange(n, ranks, rank)
+	if err := opt.CheckMemory(hi-lo, DistLeanBytesPerIndex); err != nil {
+		return nil, err
+	}
+	for _, k := range opt.Keep {
+		if k >= n {
+			return nil, fmt.Errorf("position %d to keep is out of range: the game has %d indices", k, n)
+		}
+	}
+	log, err := newDepthLog(opt.DepthDir)
+	if err != nil {
+		return nil, err
+	}
+	workers := parallel.Workers(opt.Workers)
+	s := &leanRank{g: g, comm: comm, n: n, lo: lo, hi: hi, block: rankBlock(n, ranks), ranks: ranks, me: rank,
+		workers: workers, nibs: bitset.NewNibbles(hi - lo), log: log, bufs: make([]leanRankBuf, workers),
+		roundBytes: cmp.Or(opt.RoundBytes, DistRoundBytes)}
+	for w := range s.bufs {
+		s.bufs[w].out = make([][]uint64, ranks)
+	}
+	s.stats.Ranks = ranks
+	prog := StartProgress(opt, hi-lo)
+	defer prog.Stop()
+	prog.SetPhase("classifying")
+	if err := s.classify(ctx, prog); err != nil {
+		return nil, err
+	}
+	prog.SetPhase("")
+	t := rankTally{}
+	var depth uint64
+	for ; ; depth++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// The level's size over the ranks and on the largest (its rounds).
+		sizes, err := comm.Sum([]uint64{s.claimed()})
+		if err != nil {
+			return nil, err
+		}
+		if sizes[0] == 0 {
+			break
+		}
+		most, err := comm.Max([]uint64{s.claimed()})
+		if err != nil {
+			return nil, err
+		}
+		prog.Level(depth, s.claimed())
+		if err := s.level(ctx, depth, sizes[0], most[0], &t); err != nil {
+			return nil, err
+		}
+	}
+	if err := log.finish(); err != nil {
+		return nil, err
+	}
+	var maxDepth uint64
+	if depth > 0 {
+		maxDepth = depth - 1
+	}
+	t.wins, t.losses = t.wins[:min(uint64(len(t.wins)), maxDepth+1)], t.losses[:min(uint64(len(t.losses)), maxDepth+1)]
+	own := &Result{n: hi - lo, values: s.nibs.LowPairs(), lean: &leanDepths{known: map[uint64]uint64{}, disk: log}}
+	own.countValues()
+	t.counts = own.counts
+	prog.SetPhase("counting")
+	r := &DistResult{Record: s.stats, Lo: lo, Hi: hi, comm: comm, n: n, own: own, maxDepth: maxDepth, edges: s.edges()}
+	if err := r.finish(t, opt.Keep); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// leanRank is one rank of DistributedLean.
+type leanRank struct {
+	g          implicit.Game
+	comm       Comm
+	n, lo, hi  uint64
+	block      uint64 // the ranks' block: index p belongs to rank p / block
+	ranks, me  int
+	workers    int
+	nibs       bitset.Nibbles // the range, by index from lo (Lean's nibble bits)
+	log        *depthLog
+	bufs       []leanRankBuf
+	stats      DistRecord
+	roundBytes uint64
+}
+
+// leanRankBuf is one worker's buffers and tallies, a cache line apart.
+type leanRankBuf struct {
+	preds, moves []uint64
+	out          [][]uint64 // messages per rank, this round
+	edges        uint64     // un-moves walked, all levels
+	claims       uint64     // positions claimed for the next level
+	candidates   uint64     // positions marked as candidates at this level
+	crossing     uint64     // messages of this level
+	run          depthRun
+	_            [64 - 8]byte
+}
+
+// edges returns the un-moves this rank's workers walked, over all ranks.
+func (s *leanRank) edges() uint64 {
+	var e uint64
+	for _, l := range s.stats.Levels {
+		e += l.Edges
+	}
+	return e
+}
+
+// claimed returns the positions this rank claimed for the next level, and
+// counts them off.
+func (s *leanRank) claimed() uint64 {
+	var c uint64
+	for w := range s.bufs {
+		c += s.bufs[w].claims
+	}
+	return c
+}
+
+// owner returns the rank that owns index p.
+func (s *leanRank) owner(p uint64) int { return int(p / s.block) }
+
+// classify stores the code of each index of the range and marks the
+// frontier of depth 0 (chunks of whole words: no two workers share one).
+func (s *leanRank) classify(ctx context.Context, prog *Progress) error {
+	classify := implicit.ClassifierOf(s.g)
+	cur := frontierBit(0)
+	n := s.hi - s.lo
+	return parallel.For(ctx, s.workers, n, wordChunk(n, s.workers), func(w int, lo, hi uint64) error {
+		b := &s.bufs[w]
+		buf := b.moves
+		var kind implicit.Kind
+		var k uint64
+		for j := lo; j < hi; j++ {
+			kind, k, buf = classify(s.lo+j, buf)
+			switch v, frontier := initial(kind, k); {
+			case frontier:
+				s.nibs.Set(j, uint8(v)|cur)
+				b.claims++
+			case v != Draw:
+				s.nibs.Set(j, uint8(v))
+			}
+		}
+		b.moves = buf
+		prog.Advance(hi - lo)
+		return nil
+	})
+}
+
+// wordChunk returns a chunk size for n nibbles that keeps chunks on whole
+// words of 16 (the range's own index from 0).
+func wordChunk(n uint64, workers int) uint64 {
+	return max(parallel.ChunkFor(n, workers, 4096)/16*16, 16)
+}
+
+// level expands level d (frontier this rank's positions with its bit,
+// frontier positions over all ranks, most on the largest rank), then
+// checks its candidates, and adds the level's wins and losses to t.
+func (s *leanRank) level(ctx context.Context, d, frontier, most uint64, t *rankTally) error {
+	perRound := max(s.roundBytes/8/max(s.g.MaxMoves(), 1), 1)
+	rounds := max((most+perRound-1)/perRound, 1)
+	words := s.nibs.Words()
+	next := frontierBit(d + 1)
+	mask := frontierMask(d)
+	var wins, losses uint64
+	lowest := [2]uint64{^uint64(0), ^uint64(0)}
+	var lvl DistLevel
+	lvl.Frontier = frontier
+	for w := range s.bufs {
+		s.bufs[w].claims, s.bufs[w].candidates, s.bufs[w].crossing = 0, 0, 0
+	}
+	// Phase 1, in rounds of a slice of the range's words each.
+	tallies := make([][4]uint64, s.workers) // wins, losses, lowest win, lowest loss
+	for w := range tallies {
+		tallies[w] = [4]uint64{0, 0, ^uint64(0), ^uint64(0)}
+	}
+	edgesBefore := s.walked()
+	for k := range rounds {
+		wlo, whi := uint64(len(words))*k/rounds, uint64(len(words))*(k+1)/rounds
+		start := time.Now()
+		err := parallel.For(ctx, s.workers, whi-wlo, parallel.ChunkFor(whi-wlo, s.workers, 64), func(w int, lo, hi uint64) error {
+			b := &s.bufs[w]
+			tl := &tallies[w]
+			for wi := wlo + lo; wi < wlo+hi; wi++ {
+				x := atomic.LoadUint64(&words[wi])
+				front := x & mask
+				for f := front; f != 0; f &= f - 1 {
+					sh := uint64(bits.TrailingZeros64(f)) &^ 3
+					j := wi<<4 | sh>>2
+					v := Value(x >> sh & leanCode)
+					s.log.add(&b.run, d, j)
+					if v == Win {
+						tl[0]++
+						tl[2] = min(tl[2], s.lo+j)
+					} else {
+						tl[1]++
+						tl[3] = min(tl[3], s.lo+j)
+					}
+					s.expand(b, s.lo+j, v, next)
+				}
+				if front != 0 {
+					atomic.AndUint64(&words[wi], ^front)
+				}
+			}
+			s.log.end(&b.run)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := s.logError(); err != nil {
+			return err
+		}
+		lvl.Compute += time.Since(start)
+		// The messages: a predecessor's index and 1 for a win claim, 0
+		// for a candidate.
+		recv, took, err := s.exchange()
+		if err != nil {
+			return err
+		}
+		lvl.Exchange += took
+		start = time.Now()
+		if err := s.applyMarks(ctx, recv, next); err != nil {
+			return err
+		}
+		lvl.Compute += time.Since(start)
+	}
+	for _, tl := range tallies {
+		wins, losses = wins+tl[0], losses+tl[1]
+		lowest[0], lowest[1] = min(lowest[0], tl[2]), min(lowest[1], tl[3])
+	}
+	// Phase 2: the candidates, in rounds.
+	var cands uint64
+	for w := range s.bufs {
+		cands += s.bufs[w].candidates
+	}
+	mostCands, err := s.comm.Max([]uint64{cands})
+	if err != nil {
+		return err
+	}
+	rounds = max((mostCands[0]+perRound-1)/perRound, 1)
+	for k := range rounds {
+		wlo, whi := uint64(len(words))*k/rounds, uint64(len(words))*(k+1)/rounds
+		took, wait, err := s.check(ctx, wlo, whi, d)
+		if err != nil {
+			return err
+		}
+		lvl.Compute += took
+		lvl.Exchange += wait
+	}
+	// The level's tallies.
+	for len(t.wins) <= int(d) {
+		t.wins, t.losses = append(t.wins, 0), append(t.losses, 0)
+	}
+	t.wins[d], t.losses[d] = wins, losses
+	if wins > 0 {
+		t.longest[0], t.lowest[0] = d+1, lowest[0]
+	}
+	if losses > 0 {
+		t.longest[1], t.lowest[1] = d+1, lowest[1]
+	}
+	var crossing uint64
+	for w := range s.bufs {
+		crossing += s.bufs[w].crossing
+	}
+	sums, err := s.comm.Sum([]uint64{s.walked() - edgesBefore, crossing})
+	if err != nil {
+		return err
+	}
+	times, err := s.comm.Max([]uint64{uint64(lvl.Compute), uint64(lvl.Exchange)})
+	if err != nil {
+		return err
+	}
+	lvl.Edges, lvl.Crossing, lvl.Bytes = sums[0], sums[1], 8*sums[1]
+	lvl.Compute, lvl.Exchange = time.Duration(times[0]), time.Duration(times[1])
+	s.stats.Levels = append(s.stats.Levels, lvl)
+	return nil
+}
+
+// walked returns the un-moves this rank's workers walked so far.
+func (s *leanRank) walked() uint64 {
+	var e uint64
+	for w := range s.bufs {
+		e += s.bufs[w].edges
+	}
+	return e
+}
+
+// expand walks the un-moves of frontier position t of value v: its own
+// predecessors are claimed or marked at once, the others' go to their
+// owners in worker b's messages.
+func (s *leanRank) expand(b *leanRankBuf, t uint64, v Value, next uint8) {
+	b.preds = s.g.Unmoves(t, b.preds[:0])
+	b.edges += uint64(len(b.preds))
+	claim := uint64(0)
+	if v == Loss {
+		claim = 1
+	}
+	for _, p := range b.preds {
+		if p < s.lo || p >= s.hi {
+			b.out[s.owner(p)] = append(b.out[s.owner(p)], p<<1|claim)
+			b.crossing++
+			continue
+		}
+		s.mark(b, p-s.lo, claim, next)
+	}
+}
+
+// mark claims own position j as a win (claim 1) or marks it a candidate
+// loss (claim 0), if it is unresolved, and counts the claims and new
+// candidates.
+func (s *leanRank) mark(b *leanRankBuf, j, claim uint64, next uint8) {
+	old := s.nibs.AtomicGet(j)
+	if old&leanCode != 0 || claim == 0 && old&next != 0 {
+		return // resolved, claimed at this level, or a candidate already
+	}
+	if claim == 1 {
+		if s.nibs.AtomicOr(j, uint8(Win)|next)&leanCode == 0 {
+			b.claims++
+		}
+		return
+	}
+	if old := s.nibs.AtomicOr(j, next); old&(leanCode|next) == 0 {
+		b.candidates++
+	}
+}
+
+// exchange sends the workers' messages of a round to their ranks and
+// returns what the others sent, with the time it took.
+func (s *leanRank) exchange() ([][]uint64, time.Duration, error) {
+	send := make([][]uint64, s.ranks)
+	for r := range send {
+		if r == s.me {
+			continue
+		}
+		var size int
+		for w := range s.bufs {
+			size += len(s.bufs[w].out[r])
+		}
+		send[r] = make([]uint64, 0, size)
+		for w := range s.bufs {
+			send[r] = append(send[r], s.bufs[w].out[r]...)
+			s.bufs[w].out[r] = s.bufs[w].out[r][:0]
+		}
+	}
+	start := time.Now()
+	recv, err := s.comm.Exchange(send)
+	return recv, time.Since(start), err
+}
+
+// applyMarks applies the claims and marks other ranks sent.
+func (s *leanRank) applyMarks(ctx context.Context, recv [][]uint64, next uint8) error {
+	for r, msgs := range recv {
+		if r == s.me || len(msgs) == 0 {
+			continue
+		}
+		err := parallel.For(ctx, s.workers, uint64(len(msgs)), parallel.ChunkFor(uint64(len(msgs)), s.workers, 4096), func(w int, lo, hi uint64) error {
+			b := &s.bufs[w]
+			for _, m := range msgs[lo:hi] {
+				p := m >> 1
+				if p < s.lo || p >= s.hi {
+					return fmt.Errorf("engine: rank %d sent position %d, not this rank's [%d, %d)", r, p, s.lo, s.hi)
+				}
+				s.mark(b, p-s.lo, m&1, next)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		recv[r] = nil
+	}
+	return nil
+}
+
+// check decides level d's candidates in the words [wlo, whi) of the range: a
+// loss if every move reaches an old win, here or on another rank (asked in
+// one exchange, answered in another). It returns the time spent computing
+// and exchanging.
+func (s *leanRank) check(ctx context.Context, wlo, whi, d uint64) (time.Duration, time.Duration, error) {
+	start := time.Now()
+	words := s.nibs.Words()
+	next, mask := frontierBit(d+1), frontierMask(d+1) // the candidates' marks
+	// Each worker lists the candidates it could not decide alone: their
+	// own index, and for each rank the moves to ask it about, with the
+	// candidate's slot for each.
+	type pending struct {
+		cands []uint64   // own indices (from lo) of the undecided candidates
+		ask   [][]uint64 // per rank: the moves asked about
+		slot  [][]uint32 // per rank: the candidate each move belongs to
+	}
+	chunk := parallel.ChunkFor(whi-wlo, s.workers, 64)
+	parts := make([]pending, (whi-wlo+chunk-1)/chunk)
+	err := parallel.For(ctx, s.workers, whi-wlo, chunk, func(w int, lo, hi uint64) error {
+		b := &s.bufs[w]
+		pd := pending{ask: make([][]uint64, s.ranks), slot: make([][]uint32, s.ranks)}
+		for wi := wlo + lo; wi < wlo+hi; wi++ {
+			x := atomic.LoadUint64(&words[wi])
+			// Candidates: the next bit without a code.
+			for f := x & mask; f != 0; f &= f - 1 {
+				sh := uint64(bits.TrailingZeros64(f)) &^ 3
+				if x>>sh&leanCode != 0 {
+					continue
+				}
+				j := wi<<4 | sh>>2
+				b.moves = s.g.Moves(s.lo+j, b.moves[:0])
+				ok, remote := true, false
+				for _, m := range b.moves {
+					if m >= s.lo && m < s.hi {
+						if s.nibs.AtomicGet(m-s.lo)&(leanCode|next) != uint8(Win) {
+							ok = false
+							break
+						}
+						continue
+					}
+					remote = true
+				}
+				switch {
+				case !ok:
+					s.unmark(j, next)
+				case !remote:
+					s.nibs.AtomicOr(j, uint8(Loss))
+					b.claims++
+				default:
+					slot := uint32(len(pd.cands))
+					pd.cands = append(pd.cands, j)
+					for _, m := range b.moves {
+						if m < s.lo || m >= s.hi {
+							r := s.owner(m)
+							pd.ask[r] = append(pd.ask[r], m)
+							pd.slot[r] = append(pd.slot[r], slot)
+						}
+					}
+				}
+			}
+		}
+		parts[lo/chunk] = pd
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	// The questions, in the order of the parts.
+	send := make([][]uint64, s.ranks)
+	for _, pd := range parts {
+		for r := range send {
+			send[r] = append(send[r], pd.ask[r]...)
+		}
+	}
+	computed := time.Since(start)
+	t0 := time.Now()
+	asked, err := s.comm.Exchange(send)
+	if err != nil {
+		return 0, 0, err
+	}
+	waited := time.Since(t0)
+	start = time.Now()
+	// The answers: a bit per question, whether it is an old win.
+	answers := make([][]uint64, s.ranks)
+	for r, qs := range asked {
+		if r == s.me || len(qs) == 0 {
+			continue
+		}
+		a := make([]uint64, (len(qs)+63)/64)
+		for k, m := range qs {
+			if m < s.lo || m >= s.hi {
+				return 0, 0, fmt.Errorf("engine: rank %d asked about position %d, not this rank's [%d, %d)", r, m, s.lo, s.hi)
+			}
+			if s.nibs.AtomicGet(m-s.lo)&(leanCode|next) == uint8(Win) {
+				a[k/64] |= 1 << (k % 64)
+			}
+		}
+		answers[r] = a
+		asked[r] = nil
+	}
+	computed += time.Since(start)
+	t0 = time.Now()
+	got, err := s.comm.Exchange(answers)
+	if err != nil {
+		return 0, 0, err
+	}
+	waited += time.Since(t0)
+	start = time.Now()
+	// A candidate is a loss if every answer about it is yes.
+	at := make([]int, s.ranks) // the next answer from each rank
+	for _, pd := range parts {
+		no := make([]bool, len(pd.cands))
+		for r := range pd.ask {
+			for k, slot := range pd.slot[r] {
+				i := at[r] + k
+				if i/64 >= len(got[r]) || got[r][i/64]>>(i%64)&1 == 0 {
+					no[slot] = true
+				}
+			}
+			at[r] += len(pd.ask[r])
+		}
+		for k, j := range pd.cands {
+			if no[k] {
+				s.unmark(j, next)
+			} else {
+				s.nibs.AtomicOr(j, uint8(Loss))
+				s.bufs[0].claims++
+			}
+		}
+	}
+	return computed + time.Since(start), waited, nil
+}
+
+// unmark clears own position j's candidate mark.
+func (s *leanRank) unmark(j uint64, next uint8) {
+	atomic.AndUint64(&s.nibs.Words()[j>>4], ^(uint64(next) << ((j & 15) * 4)))
+}
+
+// logError returns the depth log's first write error, if any.
+func (s *leanRank) logError() error {
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	return s.log.err
+}
