@@ -123,7 +123,7 @@ func (c *stopAt) Max(v []uint64) ([]uint64, error) {
 // included, whether it went on from a level or started over (a damaged
 // rank file).
 func TestCheckpointResume(t *testing.T) {
-	resumedSome := false
+	resumed := map[string]bool{}
 	for seed := range uint64(40) {
 		var g implicit.Game = enginetest.RandomGraph(seed + 1000)
 		if seed%2 == 1 {
@@ -145,7 +145,8 @@ func TestCheckpointResume(t *testing.T) {
 		for r, c := range dist.Local(ranks) {
 			stop[r] = &stopAt{Comm: c, n: n}
 		}
-		_, _, errs := runLocal(engine.Distributed, g, stop, opt)
+		e := engines[seed/2%2]
+		_, _, errs := runLocal(e.solve, g, stop, opt)
 		if errs[0] == nil {
 			continue // the solve ended before the n-th call
 		}
@@ -160,26 +161,28 @@ func TestCheckpointResume(t *testing.T) {
 		for r, c := range dist.Local(ranks) {
 			comms[r] = c
 		}
-		results, _, errs := runLocal(engine.Distributed, g, comms, opt)
+		results, _, errs := runLocal(e.solve, g, comms, opt)
 		for r, err := range errs {
 			if err != nil {
-				t.Fatalf("seed %d, rank %d: %v", seed, r, err)
+				t.Fatalf("seed %d, %s, rank %d: %v", seed, e.name, r, err)
 			}
 		}
 		got := results[0]
 		if i, differ := engine.Diff(want, got); differ {
-			t.Fatalf("seed %d, %d ranks, stopped at call %d: vertex %d is %v %d; want %v %d", seed, ranks, n, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
+			t.Fatalf("seed %d, %s, %d ranks, stopped at call %d: vertex %d is %v %d; want %v %d", seed, e.name, ranks, n, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
 		}
 		if got.Edges() != want.Edges() {
-			t.Fatalf("seed %d: %d edges walked in all, want %d", seed, got.Edges(), want.Edges())
+			t.Fatalf("seed %d, %s: %d edges walked in all, want %d", seed, e.name, got.Edges(), want.Edges())
 		}
 		if damaged && len(resumedAt) != 0 {
 			t.Fatalf("seed %d: went on from level %d with a damaged rank file", seed, resumedAt[0])
 		}
-		resumedSome = resumedSome || len(resumedAt) > 0
+		resumed[e.name] = resumed[e.name] || len(resumedAt) > 0
 	}
-	if !resumedSome {
-		t.Fatal("no solve went on from a checkpoint")
+	for _, e := range engines {
+		if !resumed[e.name] {
+			t.Fatalf("no %s solve went on from a checkpoint", e.name)
+		}
 	}
 }
 

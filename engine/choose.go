@@ -108,8 +108,6 @@ type Request struct {
 	// DepthsOnDisk says every depth is needed and may be kept on disk
 	// (Options.DepthsOnDisk: a database is written).
 	DepthsOnDisk bool
-	// Checkpoint says a checkpoint folder was asked for (-checkpoint).
-	Checkpoint bool
 	// ReadBuffers is the memory that reading depths back from disk takes
 	// besides the file's directory (the database writer's runs), counted
 	// with the lean engine's when DepthsOnDisk.
@@ -127,9 +125,7 @@ func (r Request) Refusal(k Kind) string {
 			return "the lean mode solves the whole game (no -reachable)"
 		case r.Tiered:
 			return "-tiered is another engine"
-		case r.Distributed:
-			return "runs in one process, not under mpirun"
-		case r.Game != nil && !r.HasStart && !r.DepthsOnDisk:
+		case r.Game != nil && !r.HasStart && !r.DepthsOnDisk && !r.Distributed:
 			return "the game has no start, and without -db the lean mode keeps no depths but the start's"
 		}
 	case KindSeq:
@@ -142,8 +138,6 @@ func (r Request) Refusal(k Kind) string {
 			return "the lean mode solves the whole game (no -reachable)"
 		case r.Tiered:
 			return "-tiered is another engine"
-		case r.Checkpoint:
-			return "lean ranks keep no checkpoints yet (-engine par keeps them)"
 		}
 	}
 	return ""

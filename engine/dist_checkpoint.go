@@ -64,11 +64,13 @@ func globEscape(s string) string {
 }
 
 // RemoveRank removes the files of a distributed solve's checkpoint that
-// rank of ranks saved.
+// rank of ranks saved, a lean rank's depths' file included (a Result that
+// reads its depths from it still can, until it is dropped).
 func (c *Checkpoint) RemoveRank(rank, ranks int) {
 	for _, l := range c.rankLevels(rank, ranks) {
 		os.Remove(c.rankFile(rank, ranks, l))
 	}
+	os.Remove(c.rankDepths(rank, ranks)) // a lean rank's
 }
 
 // distHeader is what a rank's checkpoint file says of itself: the

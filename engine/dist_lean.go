@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/parallel"
@@ -38,8 +40,10 @@ func DistLeanBytes(n, maxMoves uint64, ranks int, gather bool) uint64 {
 // DistributedLean solves g on comm's ranks like Distributed, in half a
 // byte per index of a rank's range (Lean's nibbles) instead of four, and
 // returns the same DistResult: the values are Sequential's, and every
-// depth is kept in a file per rank (Options.DepthDir; it goes with the
-// result). It is Lean's level by level pass with the ranges cut among the
+// depth is kept in a file per rank (in Options.DepthDir, going with the
+// result; with a Checkpoint, beside it). With Options.Checkpoint every
+// rank saves its part at the same level barriers and a solve goes on from
+// the deepest level all saved (dist_lean_checkpoint.go). It is Lean's level by level pass with the ranges cut among the
 // ranks, in two phases a level:
 //
 //  1. Expand: every rank scans its range for the level's frontier and
@@ -68,9 +72,6 @@ func DistributedLean(ctx context.Context, g implicit.Game, comm Comm, opt Option
 	if len(opt.ReachableFrom) > 0 {
 		return nil, errors.New("engine: the distributed engine does not restrict a solve to the reachable positions")
 	}
-	if opt.Checkpoint != nil {
-		return nil, errors.New("engine: lean ranks keep no checkpoints yet")
-	}
 	n := g.Size()
 	ranks, rank := comm.Ranks(), comm.Rank()
 	lo, hi := RankRange(n, ranks, rank)
@@ -82,45 +83,76 @@ func DistributedLean(ctx context.Context, g implicit.Game, comm Comm, opt Option
 			return nil, fmt.Errorf("position %d to keep is out of range: the game has %d indices", k, n)
 		}
 	}
-	log, err := newDepthLog(opt.DepthDir)
-	if err != nil {
-		return nil, err
-	}
 	workers := parallel.Workers(opt.Workers)
 	s := &leanRank{g: g, comm: comm, n: n, lo: lo, hi: hi, block: rankBlock(n, ranks), ranks: ranks, me: rank,
-		workers: workers, nibs: bitset.NewNibbles(hi - lo), log: log, bufs: make([]leanRankBuf, workers),
+		workers: workers, nibs: bitset.NewNibbles(hi - lo), bufs: make([]leanRankBuf, workers),
 		roundBytes: cmp.Or(opt.RoundBytes, DistRoundBytes)}
 	for w := range s.bufs {
 		s.bufs[w].out = make([][]uint64, ranks)
 	}
+	// A chunk's messages: at most 16 positions a word, each with up to
+	// MaxMoves predecessors of 8 bytes.
+	s.chunk = min(max(s.roundBytes/(16*8*max(g.MaxMoves(), 1)), 1), roundChunk)
 	s.stats.Ranks = ranks
 	prog := StartProgress(opt, hi-lo)
 	defer prog.Stop()
-	prog.SetPhase("classifying")
-	if err := s.classify(ctx, prog); err != nil {
-		return nil, err
-	}
-	prog.SetPhase("")
 	t := rankTally{}
 	var depth uint64
+	resumed := false
+	ck := opt.Checkpoint
+	if ck != nil {
+		// The depths' file is beside the checkpoint, so that a solve that
+		// goes on finds the levels written before.
+		var err error
+		if depth, resumed, err = s.resume(ck, &t); err != nil {
+			return nil, err
+		}
+		ck.last = time.Now()
+		if resumed {
+			var before uint64
+			for d := range t.wins {
+				before += t.wins[d] + t.losses[d]
+			}
+			prog.Resumed(before)
+		}
+	} else {
+		var err error
+		if s.log, err = newDepthLog(opt.DepthDir); err != nil {
+			return nil, err
+		}
+	}
+	if !resumed {
+		prog.SetPhase("classifying")
+		if err := s.classify(ctx, prog); err != nil {
+			return nil, err
+		}
+		prog.SetPhase("")
+	}
+	log := s.log
 	for ; ; depth++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		// The level's size over the ranks and on the largest (its rounds).
-		sizes, err := comm.Sum([]uint64{s.claimed()})
+		// The level's size over the ranks and on the largest (its rounds),
+		// and whether rank 0 asks for a checkpoint at this barrier.
+		save := uint64(0)
+		if ck != nil && rank == 0 && ck.due() {
+			save = 1
+		}
+		sizes, err := comm.Sum([]uint64{s.claimed(), save})
 		if err != nil {
 			return nil, err
 		}
 		if sizes[0] == 0 {
 			break
 		}
-		most, err := comm.Max([]uint64{s.claimed()})
-		if err != nil {
-			return nil, err
+		if sizes[1] != 0 && !(resumed && len(s.stats.Levels) == 0) {
+			if err := s.save(ck, depth, &t); err != nil {
+				return nil, err
+			}
 		}
 		prog.Level(depth, s.claimed())
-		if err := s.level(ctx, depth, sizes[0], most[0], &t); err != nil {
+		if err := s.level(ctx, depth, sizes[0], &t); err != nil {
 			return nil, err
 		}
 	}
@@ -136,7 +168,7 @@ func DistributedLean(ctx context.Context, g implicit.Game, comm Comm, opt Option
 	own.countValues()
 	t.counts = own.counts
 	prog.SetPhase("counting")
-	r := &DistResult{Record: s.stats, Lo: lo, Hi: hi, comm: comm, n: n, own: own, maxDepth: maxDepth, edges: s.edges()}
+	r := &DistResult{Record: s.stats, Lo: lo, Hi: hi, comm: comm, n: n, own: own, maxDepth: maxDepth, edges: s.edgesBefore + s.edges()}
 	if err := r.finish(t, opt.Keep); err != nil {
 		return nil, err
 	}
@@ -156,6 +188,11 @@ type leanRank struct {
 	bufs       []leanRankBuf
 	stats      DistRecord
 	roundBytes uint64
+	sent       atomic.Uint64 // bytes of messages made in this round
+	chunk      uint64        // the words a worker takes at a time in a round
+	// edgesBefore counts the un-moves all ranks walked before the
+	// checkpoint this solve went on from.
+	edgesBefore uint64
 }
 
 // leanRankBuf is one worker's buffers and tallies, a cache line apart.
@@ -170,7 +207,7 @@ type leanRankBuf struct {
 	_            [64 - 8]byte
 }
 
-// edges returns the un-moves this rank's workers walked, over all ranks.
+// edges returns the un-moves all ranks walked at the levels of this run.
 func (s *leanRank) edges() uint64 {
 	var e uint64
 	for _, l := range s.stats.Levels {
@@ -226,11 +263,12 @@ func wordChunk(n uint64, workers int) uint64 {
 }
 
 // level expands level d (frontier this rank's positions with its bit,
-// frontier positions over all ranks, most on the largest rank), then
-// checks its candidates, and adds the level's wins and losses to t.
-func (s *leanRank) level(ctx context.Context, d, frontier, most uint64, t *rankTally) error {
-	perRound := max(s.roundBytes/8/max(s.g.MaxMoves(), 1), 1)
-	rounds := max((most+perRound-1)/perRound, 1)
+// frontier positions over all ranks), then checks its candidates, and adds
+// the level's wins and losses to t. Each phase goes in rounds: the workers
+// take the range's words in order, a chunk at a time, until this rank's
+// messages of the round reach about Options.RoundBytes, then the ranks
+// exchange them; rounds go on while some rank has words left.
+func (s *leanRank) level(ctx context.Context, d, frontier uint64, t *rankTally) error {
 	words := s.nibs.Words()
 	next := frontierBit(d + 1)
 	mask := frontierMask(d)
@@ -241,19 +279,21 @@ func (s *leanRank) level(ctx context.Context, d, frontier, most uint64, t *rankT
 	for w := range s.bufs {
 		s.bufs[w].claims, s.bufs[w].candidates, s.bufs[w].crossing = 0, 0, 0
 	}
-	// Phase 1, in rounds of a slice of the range's words each.
+	// Phase 1.
 	tallies := make([][4]uint64, s.workers) // wins, losses, lowest win, lowest loss
 	for w := range tallies {
 		tallies[w] = [4]uint64{0, 0, ^uint64(0), ^uint64(0)}
 	}
 	edgesBefore := s.walked()
-	for k := range rounds {
-		wlo, whi := uint64(len(words))*k/rounds, uint64(len(words))*(k+1)/rounds
+	for from := uint64(0); ; {
 		start := time.Now()
-		err := parallel.For(ctx, s.workers, whi-wlo, parallel.ChunkFor(whi-wlo, s.workers, 64), func(w int, lo, hi uint64) error {
+		s.sent.Store(0)
+		var err error
+		from, err = s.budgeted(ctx, from, func(w int, lo, hi uint64) {
 			b := &s.bufs[w]
 			tl := &tallies[w]
-			for wi := wlo + lo; wi < wlo+hi; wi++ {
+			before := b.crossing
+			for wi := lo; wi < hi; wi++ {
 				x := atomic.LoadUint64(&words[wi])
 				front := x & mask
 				for f := front; f != 0; f &= f - 1 {
@@ -274,9 +314,13 @@ func (s *leanRank) level(ctx context.Context, d, frontier, most uint64, t *rankT
 					atomic.AndUint64(&words[wi], ^front)
 				}
 			}
-			s.log.end(&b.run)
-			return nil
+			s.sent.Add(8 * (b.crossing - before))
 		})
+		// A worker's chunks come in increasing order: its record of a
+		// segment runs over the round, ended once.
+		for w := range s.bufs {
+			s.log.end(&s.bufs[w].run)
+		}
 		if err != nil {
 			return err
 		}
@@ -296,29 +340,32 @@ func (s *leanRank) level(ctx context.Context, d, frontier, most uint64, t *rankT
 			return err
 		}
 		lvl.Compute += time.Since(start)
+		if more, err := s.anyLeft(from); err != nil || !more {
+			if err != nil {
+				return err
+			}
+			break
+		}
 	}
 	for _, tl := range tallies {
 		wins, losses = wins+tl[0], losses+tl[1]
 		lowest[0], lowest[1] = min(lowest[0], tl[2]), min(lowest[1], tl[3])
 	}
-	// Phase 2: the candidates, in rounds.
-	var cands uint64
-	for w := range s.bufs {
-		cands += s.bufs[w].candidates
-	}
-	mostCands, err := s.comm.Max([]uint64{cands})
-	if err != nil {
-		return err
-	}
-	rounds = max((mostCands[0]+perRound-1)/perRound, 1)
-	for k := range rounds {
-		wlo, whi := uint64(len(words))*k/rounds, uint64(len(words))*(k+1)/rounds
-		took, wait, err := s.check(ctx, wlo, whi, d)
-		if err != nil {
+	// Phase 2: the candidates.
+	for from := uint64(0); ; {
+		var took, wait time.Duration
+		var err error
+		if from, took, wait, err = s.check(ctx, from, d); err != nil {
 			return err
 		}
 		lvl.Compute += took
 		lvl.Exchange += wait
+		if more, err := s.anyLeft(from); err != nil || !more {
+			if err != nil {
+				return err
+			}
+			break
+		}
 	}
 	// The level's tallies.
 	for len(t.wins) <= int(d) {
@@ -347,6 +394,50 @@ func (s *leanRank) level(ctx context.Context, d, frontier, most uint64, t *rankT
 	lvl.Compute, lvl.Exchange = time.Duration(times[0]), time.Duration(times[1])
 	s.stats.Levels = append(s.stats.Levels, lvl)
 	return nil
+}
+
+// roundChunk is the most words of the range a worker takes at a time in
+// a round (s.chunk: fewer where a round's messages are few, so that a
+// round stops near its bound).
+const roundChunk = 256
+
+// budgeted runs body over the words of the range from from on, a chunk of
+// s.chunk words at a time taken in order by the workers, until the
+// round's messages (s.sent, which body adds to) reach s.roundBytes or the
+// words end, and returns where it stopped: every word before was done, none
+// after.
+func (s *leanRank) budgeted(ctx context.Context, from uint64, body func(w int, lo, hi uint64)) (uint64, error) {
+	n := uint64(len(s.nibs.Words()))
+	var next atomic.Uint64
+	next.Store(from)
+	g, ctx := errgroup.WithContext(ctx)
+	for w := range s.workers {
+		g.Go(func() error {
+			for s.sent.Load() < s.roundBytes {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				lo := next.Add(s.chunk) - s.chunk
+				if lo >= n {
+					return nil
+				}
+				body(w, lo, min(lo+s.chunk, n))
+			}
+			return nil
+		})
+	}
+	err := g.Wait()
+	return min(next.Load(), n), err
+}
+
+// anyLeft reports whether some rank has words left after from.
+func (s *leanRank) anyLeft(from uint64) (bool, error) {
+	left := uint64(len(s.nibs.Words())) - from
+	most, err := s.comm.Max([]uint64{left})
+	if err != nil {
+		return false, err
+	}
+	return most[0] > 0, nil
 }
 
 // walked returns the un-moves this rank's workers walked so far.
@@ -445,15 +536,16 @@ func (s *leanRank) applyMarks(ctx context.Context, recv [][]uint64, next uint8) 
 	return nil
 }
 
-// check decides level d's candidates in the words [wlo, whi) of the range: a
-// loss if every move reaches an old win, here or on another rank (asked in
-// one exchange, answered in another). It returns the time spent computing
-// and exchanging.
-func (s *leanRank) check(ctx context.Context, wlo, whi, d uint64) (time.Duration, time.Duration, error) {
+// check decides level d's candidates in a round of words of the range
+// from from on (budgeted): a loss if every move reaches an old win, here
+// or on another rank (asked in one exchange, answered in another). It
+// returns where the round stopped and the time spent computing and
+// exchanging.
+func (s *leanRank) check(ctx context.Context, from, d uint64) (uint64, time.Duration, time.Duration, error) {
 	start := time.Now()
 	words := s.nibs.Words()
 	next, mask := frontierBit(d+1), frontierMask(d+1) // the candidates' marks
-	// Each worker lists the candidates it could not decide alone: their
+	// Each chunk lists the candidates it could not decide alone: their
 	// own index, and for each rank the moves to ask it about, with the
 	// candidate's slot for each.
 	type pending struct {
@@ -461,12 +553,15 @@ func (s *leanRank) check(ctx context.Context, wlo, whi, d uint64) (time.Duration
 		ask   [][]uint64 // per rank: the moves asked about
 		slot  [][]uint32 // per rank: the candidate each move belongs to
 	}
-	chunk := parallel.ChunkFor(whi-wlo, s.workers, 64)
-	parts := make([]pending, (whi-wlo+chunk-1)/chunk)
-	err := parallel.For(ctx, s.workers, whi-wlo, chunk, func(w int, lo, hi uint64) error {
+	n := uint64(len(words))
+	// A chunk's pending candidates, nil where it has none (most chunks).
+	parts := make([]*pending, (n-from+s.chunk-1)/s.chunk)
+	s.sent.Store(0)
+	to, err := s.budgeted(ctx, from, func(w int, lo, hi uint64) {
 		b := &s.bufs[w]
-		pd := pending{ask: make([][]uint64, s.ranks), slot: make([][]uint32, s.ranks)}
-		for wi := wlo + lo; wi < wlo+hi; wi++ {
+		var pd *pending
+		var asked uint64
+		for wi := lo; wi < hi; wi++ {
 			x := atomic.LoadUint64(&words[wi])
 			// Candidates: the next bit without a code.
 			for f := x & mask; f != 0; f &= f - 1 {
@@ -494,6 +589,9 @@ func (s *leanRank) check(ctx context.Context, wlo, whi, d uint64) (time.Duration
 					s.nibs.AtomicOr(j, uint8(Loss))
 					b.claims++
 				default:
+					if pd == nil {
+						pd = &pending{ask: make([][]uint64, s.ranks), slot: make([][]uint32, s.ranks)}
+					}
 					slot := uint32(len(pd.cands))
 					pd.cands = append(pd.cands, j)
 					for _, m := range b.moves {
@@ -501,20 +599,25 @@ func (s *leanRank) check(ctx context.Context, wlo, whi, d uint64) (time.Duration
 							r := s.owner(m)
 							pd.ask[r] = append(pd.ask[r], m)
 							pd.slot[r] = append(pd.slot[r], slot)
+							asked++
 						}
 					}
 				}
 			}
 		}
-		parts[lo/chunk] = pd
-		return nil
+		parts[(lo-from)/s.chunk] = pd
+		s.sent.Add(12 * asked)
 	})
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
+	parts = parts[:(to-from+s.chunk-1)/s.chunk]
 	// The questions, in the order of the parts.
 	send := make([][]uint64, s.ranks)
 	for _, pd := range parts {
+		if pd == nil {
+			continue
+		}
 		for r := range send {
 			send[r] = append(send[r], pd.ask[r]...)
 		}
@@ -523,8 +626,9 @@ func (s *leanRank) check(ctx context.Context, wlo, whi, d uint64) (time.Duration
 	t0 := time.Now()
 	asked, err := s.comm.Exchange(send)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
+	send = nil
 	waited := time.Since(t0)
 	start = time.Now()
 	// The answers: a bit per question, whether it is an old win.
@@ -536,7 +640,7 @@ func (s *leanRank) check(ctx context.Context, wlo, whi, d uint64) (time.Duration
 		a := make([]uint64, (len(qs)+63)/64)
 		for k, m := range qs {
 			if m < s.lo || m >= s.hi {
-				return 0, 0, fmt.Errorf("engine: rank %d asked about position %d, not this rank's [%d, %d)", r, m, s.lo, s.hi)
+				return 0, 0, 0, fmt.Errorf("engine: rank %d asked about position %d, not this rank's [%d, %d)", r, m, s.lo, s.hi)
 			}
 			if s.nibs.AtomicGet(m-s.lo)&(leanCode|next) == uint8(Win) {
 				a[k/64] |= 1 << (k % 64)
@@ -549,13 +653,16 @@ func (s *leanRank) check(ctx context.Context, wlo, whi, d uint64) (time.Duration
 	t0 = time.Now()
 	got, err := s.comm.Exchange(answers)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	waited += time.Since(t0)
 	start = time.Now()
 	// A candidate is a loss if every answer about it is yes.
 	at := make([]int, s.ranks) // the next answer from each rank
 	for _, pd := range parts {
+		if pd == nil {
+			continue
+		}
 		no := make([]bool, len(pd.cands))
 		for r := range pd.ask {
 			for k, slot := range pd.slot[r] {
@@ -575,7 +682,7 @@ func (s *leanRank) check(ctx context.Context, wlo, whi, d uint64) (time.Duration
 			}
 		}
 	}
-	return computed + time.Since(start), waited, nil
+	return to, computed + time.Since(start), waited, nil
 }
 
 // unmark clears own position j's candidate mark.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/retro-solver/retro/db"
@@ -74,13 +73,9 @@ func (c *solveRun) root() bool { return c.world == nil || c.world.Rank() == 0 }
 // ranks return nil. With -progress or -stats rank 0 prints what each level
 // sent between the ranks.
 func (c *solveRun) runDistributed(inst *instance, kind engine.Kind, o engine.Options) (*engine.Result, error) {
-	var ck *engine.Checkpoint
-	cleanup := func() {}
-	if kind == engine.KindDist {
-		var err error
-		if ck, cleanup, err = c.levelCheckpoint(); err != nil {
-			return nil, err
-		}
+	ck, cleanup, err := c.levelCheckpoint()
+	if err != nil {
+		return nil, err
 	}
 	if ck != nil {
 		rank, ranks := c.world.Rank(), c.world.Ranks()
@@ -139,13 +134,17 @@ func (c *solveRun) runDistributed(inst *instance, kind engine.Kind, o engine.Opt
 	return r, nil
 }
 
-// depthDir returns the folder of a lean rank's depths' file: the
-// database's, or the system's temporary folder without -db.
+// depthDir returns the folder of a lean rank's depths' file: its
+// checkpoint's folder (-checkpoint, or FILE.checkpoint with -db), or the
+// system's temporary folder without either.
 func (c *solveRun) depthDir() string {
-	if c.dbPath == "" {
-		return os.TempDir()
+	switch {
+	case c.checkpoint != "":
+		return c.checkpoint
+	case c.dbPath != "":
+		return c.dbPath + ".checkpoint"
 	}
-	return filepath.Dir(c.dbPath)
+	return os.TempDir()
 }
 
 // partChunk is the bytes of a part file a rank sends rank 0 at a time.

@@ -108,31 +108,37 @@ func TestMPIRankDies(t *testing.T) {
 
 // TestMPICheckpointResume kills rank 1 once the ranks have saved a
 // checkpoint, then runs the same command again: it must go on from the
-// checkpoint's level and write the single process's database.
+// checkpoint's level and write the single process's database, with ranks
+// of 4-byte states (-engine par) and lean ranks.
 func TestMPICheckpointResume(t *testing.T) {
 	dir := t.TempDir()
 	board := writeFile(t, dir, "board.police", police.Random(64, 64, 0.1, 0.005, 3).String())
 	want := filepath.Join(dir, "single.db")
 	wantOut := runRetro(t, "solve", "police", "-db", want, board)
-	got, ckpt := filepath.Join(dir, "shared.db"), filepath.Join(dir, "ckpt")
-	args := []string{"solve", "police", "-progress", "-checkpoint", ckpt, "-checkpoint-every", "300ms", "-db", got, board}
-	killRank1(t, "retro: checkpoint at level", args...)
-	var stdout, stderr bytes.Buffer
-	cmd := mpirun(t, context.Background(), 2, args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("the second run: %v\n%s", err, stderr.String())
-	}
-	if stdout.String() != wantOut || !strings.Contains(stderr.String(), "retro: going on from the checkpoint") {
-		t.Fatalf("the second run printed %q, want %q, and went on from the checkpoint:\n%s", stdout.String(), wantOut, stderr.String())
-	}
-	a, _ := os.ReadFile(want)
-	b, err := os.ReadFile(got)
-	if err != nil || !bytes.Equal(a, b) {
-		t.Fatalf("the resumed solve's database differs from the single process's (%v)", err)
-	}
-	if left, _ := filepath.Glob(filepath.Join(ckpt, "*")); len(left) != 0 {
-		t.Fatalf("checkpoint files left after the solve: %v", left)
+	for _, kind := range []string{"par", "lean"} {
+		got, ckpt := filepath.Join(dir, kind+".db"), filepath.Join(dir, kind+".ckpt")
+		args := []string{"solve", "police", "-engine", kind, "-progress", "-checkpoint", ckpt, "-checkpoint-every", "300ms", "-db", got, board}
+		killRank1(t, "retro: checkpoint at level", args...)
+		var stdout, stderr bytes.Buffer
+		cmd := mpirun(t, context.Background(), 2, args...)
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("-engine %s: the second run: %v\n%s", kind, err, stderr.String())
+		}
+		if stdout.String() != wantOut || !strings.Contains(stderr.String(), "retro: going on from the checkpoint") {
+			t.Fatalf("-engine %s: the second run printed %q, want %q, and went on from the checkpoint:\n%s", kind, stdout.String(), wantOut, stderr.String())
+		}
+		if kind == "lean" && !strings.Contains(stderr.String(), "retro: lean ranks") {
+			t.Fatalf("-engine lean: no lean ranks in\n%s", stderr.String())
+		}
+		a, _ := os.ReadFile(want)
+		b, err := os.ReadFile(got)
+		if err != nil || !bytes.Equal(a, b) {
+			t.Fatalf("-engine %s: the resumed solve's database differs from the single process's (%v)", kind, err)
+		}
+		if left, _ := filepath.Glob(filepath.Join(ckpt, "*")); len(left) != 0 {
+			t.Fatalf("-engine %s: checkpoint files left after the solve: %v", kind, left)
+		}
 	}
 }
 

@@ -474,7 +474,7 @@ func (c *solveRun) prepare(g implicit.Game, start *uint64) (*instance, error) {
 // flags alone, before the input is read).
 func (c *solveRun) request(inst *instance) engine.Request {
 	r := engine.Request{Asked: c.engine, Reachable: c.reachable, Tiered: c.tiered,
-		Distributed: c.world != nil, DepthsOnDisk: c.dbPath != "", Checkpoint: c.checkpoint != "",
+		Distributed: c.world != nil, DepthsOnDisk: c.dbPath != "",
 		ReadBuffers: uint64(parallel.Workers(c.workers)) * db.RunScratchBytes}
 	if c.world != nil {
 		r.Ranks = c.world.Ranks()
