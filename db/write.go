@@ -128,7 +128,7 @@ func (o Options) normalized() (Options, error) {
 
 // encoder returns the zstd encoder of normalized options.
 func (o Options) encoder() (*zstd.Encoder, error) {
-	return zstd.NewWriter(nil, zstd.WithEncoderLevel(o.Level), zstd.WithEncoderCRC(false),
+	return zstd.NewWriter(nil, zstd.WithEncoderLevel(o.Level), zstd.WithEncoderCRC(false), zstd.WithWindowSize(1<<20),
 		zstd.WithEncoderConcurrency(o.Workers))
 }
 

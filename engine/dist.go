@@ -290,7 +290,7 @@ func (d *distSolver) classify(ctx context.Context, prog *Progress) error {
 // part of the frontier, each with its own exchange, so that a rank holds
 // about this much of messages to send and as much received, whatever the
 // size of the level.
-const DistRoundBytes = 4 << 20
+const DistRoundBytes = 1 << 20
 
 // level expands the frontier of the given depth, whose size over all
 // ranks is frontier and on the largest rank most: the un-moves of each of

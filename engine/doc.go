@@ -33,12 +33,17 @@
 //	                                            the longest win    Keep, DepthsOnDisk, DepthDir
 //	                                            and loss; or every
 //	                                            depth on disk
-//	Distributed   KindDist  4 per index of a    every depth        Workers, MaxMemory, Progress, Checkpoint
-//	                        rank's range; rank  (gathered on
-//	                        0 gathers 4 per     rank 0)
-//	                        index of the game
-//	                        into a Result of
-//	                        2.25
+//	Distributed   KindDist  4 per index of a    every depth, each  Workers, MaxMemory, Progress, Checkpoint,
+//	                        rank's range        rank its range's   Keep, RoundBytes
+//	DistributedLean         0.5 per index of    every depth, on    Workers, MaxMemory, Progress, Checkpoint,
+//	              KindDist- a rank's range      disk per rank      Keep, RoundBytes, DepthDir
+//	              Lean
+//
+// The distributed engines return a DistResult on every rank: its own
+// range's values, the summary the ranks agree on (counts, histograms,
+// longest positions, Keep's), and Share, for writing a database a rank's
+// blocks at a time; Gather brings every value to rank 0 for the games that
+// need them there (no start: every position's value is the answer).
 //
 // The bytes in parentheses are for games whose moves or depths need 32-bit
 // lanes instead of 16 (Kind.Bytes has the exact sums; Request.Bytes adds
@@ -47,7 +52,8 @@
 // which Sequential refuses. Only Parallel solves an ExitGame (a tier: see
 // package tier).
 //
-// Choose picks, for KindAuto: KindDist under mpirun; KindLean for a game
+// Choose picks, for KindAuto (under mpirun KindDist for KindPar and
+// KindDistLean for KindLean): KindLean for a game
 // with a start whose moves cost less than CheapMove to list (MoveCost:
 // police and pawns, whose moves are a few nanoseconds, against quixo's,
 // teeko's and dobutsu's canonical forms at 100 to 200) when nothing needs

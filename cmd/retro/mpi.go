@@ -148,7 +148,7 @@ func (c *solveRun) depthDir() string {
 }
 
 // partChunk is the bytes of a part file a rank sends rank 0 at a time.
-const partChunk = 4 << 20
+const partChunk = 1 << 20
 
 // saveParts writes the database of a distributed solve without gathering
 // its values: each rank codes and compresses the blocks that start in its

@@ -502,6 +502,25 @@ func (c *solveRun) chooseEngine(d *implicit.Descriptor, inst *instance) (engine.
 	if err != nil {
 		return 0, err
 	}
+	if c.world != nil {
+		// The ranks run rank 0's choice: auto's is timed (MoveCost), and
+		// ranks sharing cores time their moves differently.
+		mine := uint64(0)
+		if c.world.Rank() == 0 {
+			mine = uint64(kind)
+		}
+		agreed, err := c.world.Sum([]uint64{mine})
+		if err != nil {
+			return 0, err
+		}
+		if kind = engine.Kind(agreed[0]); kind != engine.KindDist && kind != engine.KindDistLean {
+			return 0, fmt.Errorf("rank 0 chose engine %v", kind)
+		}
+		inst.plan.solver = req.Bytes(kind)
+		if err := inst.plan.check(inst.solved.Size(), limit); err != nil {
+			return 0, err
+		}
+	}
 	inst.plan.solver = req.Bytes(kind)
 	if !c.wantProgress() {
 		return kind, nil
