@@ -49,7 +49,7 @@ type DistLevel struct {
 	Frontier uint64        // positions of the level's frontier
 	Edges    uint64        // un-moves walked from them
 	Crossing uint64        // of which to a position another rank owns
-	Bytes    uint64        // bytes sent to other ranks: 8 per crossing edge
+	Bytes    uint64        // bytes sent to other ranks: 8 per crossing edge, and a lean rank's questions and answers
 	Compute  time.Duration // expanding the frontier and applying the updates
 	Exchange time.Duration // the all-to-all exchange, waiting for the slowest rank included
 }

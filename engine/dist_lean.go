@@ -190,6 +190,7 @@ type leanRank struct {
 	roundBytes uint64
 	sent       atomic.Uint64 // bytes of messages made in this round
 	chunk      uint64        // the words a worker takes at a time in a round
+	askBytes   uint64        // the bytes of the questions and answers of a level's checks
 	// edgesBefore counts the un-moves all ranks walked before the
 	// checkpoint this solve went on from.
 	edgesBefore uint64
@@ -279,6 +280,7 @@ func (s *leanRank) level(ctx context.Context, d, frontier uint64, t *rankTally) 
 	for w := range s.bufs {
 		s.bufs[w].claims, s.bufs[w].candidates, s.bufs[w].crossing = 0, 0, 0
 	}
+	s.askBytes = 0
 	// Phase 1.
 	tallies := make([][4]uint64, s.workers) // wins, losses, lowest win, lowest loss
 	for w := range tallies {
@@ -382,7 +384,7 @@ func (s *leanRank) level(ctx context.Context, d, frontier uint64, t *rankTally) 
 	for w := range s.bufs {
 		crossing += s.bufs[w].crossing
 	}
-	sums, err := s.comm.Sum([]uint64{s.walked() - edgesBefore, crossing})
+	sums, err := s.comm.Sum([]uint64{s.walked() - edgesBefore, crossing, s.askBytes})
 	if err != nil {
 		return err
 	}
@@ -390,7 +392,7 @@ func (s *leanRank) level(ctx context.Context, d, frontier uint64, t *rankTally) 
 	if err != nil {
 		return err
 	}
-	lvl.Edges, lvl.Crossing, lvl.Bytes = sums[0], sums[1], 8*sums[1]
+	lvl.Edges, lvl.Crossing, lvl.Bytes = sums[0], sums[1], 8*sums[1]+sums[2]
 	lvl.Compute, lvl.Exchange = time.Duration(times[0]), time.Duration(times[1])
 	s.stats.Levels = append(s.stats.Levels, lvl)
 	return nil
@@ -622,6 +624,9 @@ func (s *leanRank) check(ctx context.Context, from, d uint64) (uint64, time.Dura
 			send[r] = append(send[r], pd.ask[r]...)
 		}
 	}
+	for r := range send {
+		s.askBytes += 8 * uint64(len(send[r]))
+	}
 	computed := time.Since(start)
 	t0 := time.Now()
 	asked, err := s.comm.Exchange(send)
@@ -647,6 +652,7 @@ func (s *leanRank) check(ctx context.Context, from, d uint64) (uint64, time.Dura
 			}
 		}
 		answers[r] = a
+		s.askBytes += 8 * uint64(len(a))
 		asked[r] = nil
 	}
 	computed += time.Since(start)
