@@ -38,6 +38,7 @@ func (c *solveRun) joinMPI(d *implicit.Descriptor) (func(err error) error, error
 	if w.Rank() != 0 {
 		// Rank 0 speaks for all and writes the database; the others only
 		// say why they failed.
+		c.rankLine = c.progress || c.env.isTerminal // each rank's engine and memory
 		c.progress, c.stats = false, false
 		quiet := *c.env
 		quiet.stdout, quiet.isTerminal = io.Discard, false

@@ -288,7 +288,7 @@ func TestMPIMemoryLimit(t *testing.T) {
 	for _, c := range []struct {
 		limit string
 		ok    bool
-	}{{"70M", true}, {"40M", false}} {
+	}{{"70M", true}, {"30M", false}} {
 		var stdout, stderr bytes.Buffer
 		cmd := mpirun(t, context.Background(), 2, "solve", "police", board, "-db", filepath.Join(dir, "p.db"), "-max-memory", c.limit)
 		cmd.Env = append(cmd.Env, peakEnv+"=1")
@@ -298,8 +298,8 @@ func TestMPIMemoryLimit(t *testing.T) {
 			t.Fatalf("-max-memory %s: %v, want success %v\n%s", c.limit, err, c.ok, stderr.String())
 		}
 		if !c.ok {
-			if !strings.Contains(stderr.String(), "more than the 40.0 MiB allowed") {
-				t.Fatalf("-max-memory 40M: no refusal in\n%s", stderr.String())
+			if !strings.Contains(stderr.String(), "more than the 30.0 MiB allowed") {
+				t.Fatalf("-max-memory 30M: no refusal in\n%s", stderr.String())
 			}
 			continue
 		}

@@ -37,6 +37,7 @@ type solveFlags struct {
 	engine     engine.Kind // -engine, parsed
 	workers    int
 	progress   bool
+	rankLine   bool // a rank other than 0 prints its engine and memory, asked for -progress
 	maxMemory  byteSize
 	profile    string
 	profDir    string
@@ -446,7 +447,7 @@ type instance struct {
 func (c *solveRun) prepare(g implicit.Game, start *uint64) (*instance, error) {
 	inst := &instance{game: g, solved: g, start: start,
 		plan: memoryPlan{runtime: c.baseBytes, game: implicit.BytesOf(g), loaded: peakBytes()}}
-	if c.dbw != nil {
+	if c.dbPath != "" { // under mpirun every rank writes its part
 		inst.plan.db = dbWriterBytes(parallel.Workers(c.workers))
 	}
 	if sg, ok := g.(implicit.Symmetric); ok {
@@ -519,6 +520,11 @@ func (c *solveRun) chooseEngine(d *implicit.Descriptor, inst *instance) (engine.
 		inst.plan.solver = req.Bytes(kind)
 		if err := inst.plan.check(inst.solved.Size(), limit); err != nil {
 			return 0, err
+		}
+		if c.wantProgress() || c.rankLine {
+			lo, hi := engine.RankRange(inst.solved.Size(), c.world.Ranks(), c.world.Rank())
+			fmt.Fprintf(c.env.stderr, "retro: rank %d of %d: engine %s, %d positions, memory %s\n",
+				c.world.Rank(), c.world.Ranks(), kind, hi-lo, inst.plan)
 		}
 	}
 	inst.plan.solver = req.Bytes(kind)
