@@ -43,8 +43,10 @@ func DistLeanBytes(n, maxMoves uint64, ranks int, gather bool) uint64 {
 // depth is kept in a file per rank (in Options.DepthDir, going with the
 // result; with a Checkpoint, beside it). With Options.Checkpoint every
 // rank saves its part at the same level barriers and a solve goes on from
-// the deepest level all saved (dist_lean_checkpoint.go). It is Lean's level by level pass with the ranges cut among the
-// ranks, in two phases a level:
+// the deepest level all saved (dist_lean_checkpoint.go).
+//
+// It is Lean's level by level pass with the ranges cut among the ranks, in
+// two phases a level:
 //
 //  1. Expand: every rank scans its range for the level's frontier and
 //     walks each position's un-moves. A predecessor of a loss is claimed
