@@ -101,25 +101,14 @@ const (
 // and a solve goes on from the deepest level all saved (dist_checkpoint.go).
 // ExitGames (tiers) are solved whole by tier.SolveShared instead.
 func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*DistResult, error) {
-	if _, ok := g.(ExitGame); ok {
-		return nil, errors.New("engine: the distributed engine does not solve tiers yet")
-	}
-	if len(opt.ReachableFrom) > 0 {
-		return nil, errors.New("engine: the distributed engine does not restrict a solve to the reachable positions")
-	}
 	if g.MaxMoves() > distPayload {
 		return nil, fmt.Errorf("engine: %d moves per position are too many for the distributed engine", g.MaxMoves())
 	}
 	n := g.Size()
-	ranks, rank := comm.Ranks(), comm.Rank()
-	lo, hi := RankRange(n, ranks, rank)
-	if err := opt.CheckMemory(hi-lo, DistBytesPerIndex); err != nil {
+	ranks := comm.Ranks()
+	lo, hi, err := distRange(g, comm, opt, DistBytesPerIndex)
+	if err != nil {
 		return nil, err
-	}
-	for _, k := range opt.Keep {
-		if k >= n {
-			return nil, fmt.Errorf("position %d to keep is out of range: the game has %d indices", k, n)
-		}
 	}
 	d := &distSolver{g: g, comm: comm, n: n, lo: lo, block: rankBlock(n, ranks), ranks: ranks,
 		workers: parallel.Workers(opt.Workers), state: make([]uint32, hi-lo), roundBytes: cmp.Or(opt.RoundBytes, DistRoundBytes)}
@@ -178,15 +167,34 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 	}
 	prog.SetPhase("counting")
 	r := &DistResult{Record: d.stats, Lo: lo, Hi: hi, comm: comm, n: n, own: wordValues(d.state), maxDepth: maxDepth, edges: d.edges()}
-	for j, w := range d.state {
-		if w>>distShift == 0 {
-			d.state[j] = 0 // unresolved: a draw, of depth 0
-		}
-	}
 	if err := r.finish(tallyWords(d.state, lo, maxDepth), opt.Keep); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// distRange returns this rank's range of g's index for a distributed
+// engine of bytesPerIndex, or why the engines cannot solve g with opt: a
+// tier, ReachableFrom, a range over opt.MaxMemory, a position to keep out
+// of the index.
+func distRange(g implicit.Game, comm Comm, opt Options, bytesPerIndex float64) (lo, hi uint64, err error) {
+	if _, ok := g.(ExitGame); ok {
+		return 0, 0, errors.New("engine: the distributed engine does not solve tiers yet")
+	}
+	if len(opt.ReachableFrom) > 0 {
+		return 0, 0, errors.New("engine: the distributed engine does not restrict a solve to the reachable positions")
+	}
+	n := g.Size()
+	lo, hi = RankRange(n, comm.Ranks(), comm.Rank())
+	if err := opt.CheckMemory(hi-lo, bytesPerIndex); err != nil {
+		return 0, 0, err
+	}
+	for _, k := range opt.Keep {
+		if k >= n {
+			return 0, 0, fmt.Errorf("position %d to keep is out of range: the game has %d indices", k, n)
+		}
+	}
+	return lo, hi, nil
 }
 
 // DistBytesPerIndex is the distributed engine's memory per index a rank

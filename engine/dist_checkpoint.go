@@ -100,25 +100,32 @@ func (d *distSolver) header(c *Checkpoint, depth, maxDepth, edges uint64) distHe
 // (edges: walked so far, all ranks), and once all have, removes the
 // older ones. Every rank calls it.
 func (d *distSolver) save(c *Checkpoint, depth, maxDepth, edges uint64) error {
-	rank := d.comm.Rank()
-	werr := d.writeCheckpoint(c, d.header(c, depth, maxDepth, edges))
+	return c.rankSaved(d.comm, depth, d.writeCheckpoint(c, d.header(c, depth, maxDepth, edges)))
+}
+
+// rankSaved ends a save that every rank made of its file for the barrier
+// before level depth, werr being this rank's: once every rank has saved,
+// each removes its older files, and rank 0 reports the save. Every rank
+// calls it.
+func (c *Checkpoint) rankSaved(comm Comm, depth uint64, werr error) error {
+	rank, ranks := comm.Rank(), comm.Ranks()
 	ok := uint64(0)
 	if werr == nil {
 		ok = 1
 	}
-	all, err := d.comm.Sum([]uint64{ok})
+	all, err := comm.Sum([]uint64{ok})
 	if err != nil {
 		return err
 	}
 	if werr != nil {
 		return werr
 	}
-	if all[0] != uint64(d.ranks) {
-		return fmt.Errorf("engine: %d of %d ranks could not save the checkpoint at level %d", uint64(d.ranks)-all[0], d.ranks, depth)
+	if all[0] != uint64(ranks) {
+		return fmt.Errorf("engine: %d of %d ranks could not save the checkpoint at level %d", uint64(ranks)-all[0], ranks, depth)
 	}
-	for _, l := range c.rankLevels(rank, d.ranks) {
+	for _, l := range c.rankLevels(rank, ranks) {
 		if l != depth {
-			os.Remove(c.rankFile(rank, d.ranks, l))
+			os.Remove(c.rankFile(rank, ranks, l))
 		}
 	}
 	c.last = time.Now()
@@ -145,42 +152,57 @@ func (d *distSolver) writeCheckpoint(c *Checkpoint, h distHeader) error {
 // there is one and every rank reads its file whole; otherwise the solve
 // starts over (resumed false). Every rank calls it.
 func (d *distSolver) resume(c *Checkpoint) (depth, maxDepth, edges uint64, resumed bool, err error) {
-	rank := d.comm.Rank()
-	// The deepest level of this rank's files whose header is this solve's,
-	// plus one (0: none); the ranks agree on the smallest.
+	var h distHeader
+	depth, resumed, err = c.rankResume(d.comm, func(level uint64) bool {
+		h, err := readDistHeader(c.rankFile(d.comm.Rank(), d.ranks, level))
+		return err == nil && d.matches(c, h, level)
+	}, func(level uint64) (err error) {
+		h, err = d.load(c, level)
+		return err
+	})
+	if err != nil || !resumed {
+		// A rank's file is damaged or gone: start over, all of them.
+		d.frontier = d.frontier[:0]
+		return 0, 0, 0, false, err
+	}
+	return depth, h.maxDepth, h.edges, true, nil
+}
+
+// rankResume finds the deepest level of which every rank has a file of
+// this solve (matches says whether this rank's file of a level is) and has
+// each rank load its file of that level (load); it returns the level and
+// whether every rank loaded it, and rank 0 reports the level. With no such
+// level, load is not called. Every rank calls it.
+func (c *Checkpoint) rankResume(comm Comm, matches func(level uint64) bool, load func(level uint64) error) (uint64, bool, error) {
+	// The deepest level of this rank's files, plus one (0: none); the
+	// ranks agree on the smallest.
 	var mine uint64
-	for _, l := range c.rankLevels(rank, d.ranks) {
-		if h, err := readDistHeader(c.rankFile(rank, d.ranks, l)); err == nil && d.matches(c, h, l) {
+	for _, l := range c.rankLevels(comm.Rank(), comm.Ranks()) {
+		if matches(l) {
 			mine = l + 1
 			break
 		}
 	}
-	agreed, err := d.comm.Max([]uint64{math.MaxUint64 - mine})
+	agreed, err := comm.Max([]uint64{math.MaxUint64 - mine})
 	if err != nil {
-		return 0, 0, 0, false, err
+		return 0, false, err
 	}
 	common := math.MaxUint64 - agreed[0]
 	if common == 0 {
-		return 0, 0, 0, false, nil
+		return 0, false, nil
 	}
-	h, lerr := d.load(c, common-1)
 	ok := uint64(0)
-	if lerr == nil {
+	if load(common-1) == nil {
 		ok = 1
 	}
-	all, err := d.comm.Sum([]uint64{ok})
-	if err != nil {
-		return 0, 0, 0, false, err
+	all, err := comm.Sum([]uint64{ok})
+	if err != nil || all[0] != uint64(comm.Ranks()) {
+		return 0, false, err
 	}
-	if all[0] != uint64(d.ranks) {
-		// A rank's file is damaged or gone: start over, all of them.
-		d.frontier = d.frontier[:0]
-		return 0, 0, 0, false, nil
+	if c.Resumed != nil && comm.Rank() == 0 {
+		c.Resumed(common - 1)
 	}
-	if c.Resumed != nil && rank == 0 {
-		c.Resumed(h.depth)
-	}
-	return h.depth, h.maxDepth, h.edges, true, nil
+	return common - 1, true, nil
 }
 
 // matches reports whether a rank's file of the given level is this
@@ -194,24 +216,33 @@ func (d *distSolver) matches(c *Checkpoint, h distHeader, level uint64) bool {
 // readDistHeader reads the head and header fields of a rank's file,
 // without checking its checksum (load does).
 func readDistHeader(path string) (distHeader, error) {
+	var h distHeader
+	var err error
+	h.fingerprint, err = readRankHead(path, distCheckpointMagic, distCheckpointVersion, h.fields(), "retro's distributed engine")
+	return h, err
+}
+
+// readRankHead reads the head of a rank's file, which must be of the
+// given magic (its engine's, named by what) and version, into fields, and
+// returns its fingerprint's checksum.
+func readRankHead(path, magic string, version uint64, fields []*uint64, what string) (uint64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return distHeader{}, err
+		return 0, err
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
 	var head [headLen]byte
-	if _, err := io.ReadFull(r, head[:]); err != nil || string(head[:8]) != distCheckpointMagic {
-		return distHeader{}, errors.New("not a checkpoint of retro's distributed engine")
+	if _, err := io.ReadFull(r, head[:]); err != nil || string(head[:8]) != magic {
+		return 0, errors.New("not a checkpoint of " + what)
 	}
-	if v := binary.LittleEndian.Uint64(head[8:]); v != distCheckpointVersion {
-		return distHeader{}, fmt.Errorf("format %d", v)
+	if v := binary.LittleEndian.Uint64(head[8:]); v != version {
+		return 0, fmt.Errorf("format %d", v)
 	}
-	h := distHeader{fingerprint: binary.LittleEndian.Uint64(head[16:])}
-	if err := readFields(r, h.fields()); err != nil {
-		return distHeader{}, errors.New("not a checkpoint of retro's distributed engine")
+	if err := readFields(r, fields); err != nil {
+		return 0, errors.New("not a checkpoint of " + what)
 	}
-	return h, nil
+	return binary.LittleEndian.Uint64(head[16:]), nil
 }
 
 // load reads this rank's file of the level into its states and frontier,

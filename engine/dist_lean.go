@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"math/bits"
 	"sync/atomic"
@@ -68,22 +67,11 @@ func DistLeanBytes(n, maxMoves uint64, ranks int, gather bool) uint64 {
 // order of the messages. Each candidate is checked once, where Lean checks
 // a predecessor once per win it reaches.
 func DistributedLean(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*DistResult, error) {
-	if _, ok := g.(ExitGame); ok {
-		return nil, errors.New("engine: the distributed engine does not solve tiers yet")
-	}
-	if len(opt.ReachableFrom) > 0 {
-		return nil, errors.New("engine: the distributed engine does not restrict a solve to the reachable positions")
-	}
 	n := g.Size()
 	ranks, rank := comm.Ranks(), comm.Rank()
-	lo, hi := RankRange(n, ranks, rank)
-	if err := opt.CheckMemory(hi-lo, DistLeanBytesPerIndex); err != nil {
+	lo, hi, err := distRange(g, comm, opt, DistLeanBytesPerIndex)
+	if err != nil {
 		return nil, err
-	}
-	for _, k := range opt.Keep {
-		if k >= n {
-			return nil, fmt.Errorf("position %d to keep is out of range: the game has %d indices", k, n)
-		}
 	}
 	workers := parallel.Workers(opt.Workers)
 	s := &leanRank{g: g, comm: comm, n: n, lo: lo, hi: hi, block: rankBlock(n, ranks), ranks: ranks, me: rank,

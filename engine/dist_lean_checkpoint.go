@@ -3,13 +3,10 @@ package engine
 import (
 	"bufio"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
-	"math"
 	"os"
-	"time"
 )
 
 // A lean rank's checkpoint (RETRODL1) is one file per rank and level
@@ -71,30 +68,7 @@ func (s *leanRank) save(c *Checkpoint, depth uint64, t *rankTally) error {
 			writeWords(w, s.nibs.Words())
 		})
 	}
-	ok := uint64(0)
-	if werr == nil {
-		ok = 1
-	}
-	all, err := s.comm.Sum([]uint64{ok})
-	if err != nil {
-		return err
-	}
-	if werr != nil {
-		return werr
-	}
-	if all[0] != uint64(s.ranks) {
-		return fmt.Errorf("engine: %d of %d ranks could not save the checkpoint at level %d", uint64(s.ranks)-all[0], s.ranks, depth)
-	}
-	for _, l := range c.rankLevels(s.me, s.ranks) {
-		if l != depth {
-			os.Remove(c.rankFile(s.me, s.ranks, l))
-		}
-	}
-	c.last = time.Now()
-	if c.Saved != nil && s.me == 0 {
-		c.Saved(depth)
-	}
-	return nil
+	return c.rankSaved(s.comm, depth, werr)
 }
 
 // resume loads the checkpoint of the deepest level every rank saved into
@@ -102,43 +76,23 @@ func (s *leanRank) save(c *Checkpoint, depth uint64, t *rankTally) error {
 // and every rank reads its file whole; otherwise the solve starts over
 // (resumed false) with an empty depths' file. Every rank calls it.
 func (s *leanRank) resume(c *Checkpoint, t *rankTally) (depth uint64, resumed bool, err error) {
-	var mine uint64
-	for _, l := range c.rankLevels(s.me, s.ranks) {
-		if h, err := readLeanRankHeader(c.rankFile(s.me, s.ranks, l)); err == nil && s.matches(c, h, l) {
-			mine = l + 1
-			break
-		}
+	depth, resumed, err = c.rankResume(s.comm, func(level uint64) bool {
+		h, err := readLeanRankHeader(c.rankFile(s.me, s.ranks, level))
+		return err == nil && s.matches(c, h, level)
+	}, func(level uint64) error {
+		_, err := s.load(c, level, t)
+		return err
+	})
+	if err != nil || resumed {
+		return depth, resumed, err
 	}
-	agreed, err := s.comm.Max([]uint64{math.MaxUint64 - mine})
-	if err != nil {
-		return 0, false, err
-	}
-	var lerr error = errNoCheckpoint
-	var h leanRankHeader
-	if common := math.MaxUint64 - agreed[0]; common > 0 {
-		h, lerr = s.load(c, common-1, t)
-	}
-	ok := uint64(0)
-	if lerr == nil {
-		ok = 1
-	}
-	all, err := s.comm.Sum([]uint64{ok})
-	if err != nil {
-		return 0, false, err
-	}
-	if all[0] != uint64(s.ranks) {
-		// None saved, or a rank's file is damaged or gone: start over,
-		// all of them.
-		clear(s.nibs.Words())
-		*t = rankTally{}
-		s.edgesBefore, s.bufs[0].claims = 0, 0
-		s.log, err = openDepthLog(c.rankDepths(s.me, s.ranks), 0, nil)
-		return 0, false, err
-	}
-	if c.Resumed != nil && s.me == 0 {
-		c.Resumed(h.depth)
-	}
-	return h.depth, true, nil
+	// None saved, or a rank's file is damaged or gone: start over, all of
+	// them.
+	clear(s.nibs.Words())
+	*t = rankTally{}
+	s.edgesBefore, s.bufs[0].claims = 0, 0
+	s.log, err = openDepthLog(c.rankDepths(s.me, s.ranks), 0, nil)
+	return 0, false, err
 }
 
 // matches reports whether a rank's file of the given level is this
@@ -151,24 +105,10 @@ func (s *leanRank) matches(c *Checkpoint, h leanRankHeader, level uint64) bool {
 // readLeanRankHeader reads the head and header fields of a lean rank's
 // file, without checking its checksum (load does).
 func readLeanRankHeader(path string) (leanRankHeader, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return leanRankHeader{}, err
-	}
-	defer f.Close()
-	r := bufio.NewReader(f)
-	var head [headLen]byte
-	if _, err := io.ReadFull(r, head[:]); err != nil || string(head[:8]) != distLeanCheckpointMagic {
-		return leanRankHeader{}, errors.New("not a checkpoint of retro's lean ranks")
-	}
-	if v := binary.LittleEndian.Uint64(head[8:]); v != distLeanCheckpointVersion {
-		return leanRankHeader{}, fmt.Errorf("format %d", v)
-	}
-	h := leanRankHeader{fingerprint: binary.LittleEndian.Uint64(head[16:])}
-	if err := readFields(r, h.fields()); err != nil {
-		return leanRankHeader{}, errors.New("not a checkpoint of retro's lean ranks")
-	}
-	return h, nil
+	var h leanRankHeader
+	var err error
+	h.fingerprint, err = readRankHead(path, distLeanCheckpointMagic, distLeanCheckpointVersion, h.fields(), "retro's lean ranks")
+	return h, err
 }
 
 // load reads this rank's file of the level, checking its checksum, and

@@ -517,7 +517,9 @@ func (c *solveRun) chooseEngine(d *implicit.Descriptor, inst *instance) (engine.
 		if kind = engine.Kind(agreed[0]); kind != engine.KindDist && kind != engine.KindDistLean {
 			return 0, fmt.Errorf("rank 0 chose engine %v", kind)
 		}
-		inst.plan.solver = req.Bytes(kind)
+	}
+	inst.plan.solver = req.Bytes(kind)
+	if c.world != nil {
 		if err := inst.plan.check(inst.solved.Size(), limit); err != nil {
 			return 0, err
 		}
@@ -527,7 +529,6 @@ func (c *solveRun) chooseEngine(d *implicit.Descriptor, inst *instance) (engine.
 				c.world.Rank(), c.world.Ranks(), kind, hi-lo, inst.plan)
 		}
 	}
-	inst.plan.solver = req.Bytes(kind)
 	if !c.wantProgress() {
 		return kind, nil
 	}
