@@ -10,16 +10,12 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/tier"
 )
 
 // Comm is a rank of a distributed solve: the collectives of the
 // index-partitioned engine and the messages of a shared tiered solve.
-type Comm interface {
-	engine.Comm
-	tier.Mailbox
-}
+type Comm = tier.Comm
 
 // Local returns the communicators of n ranks that live in one process,
 // one per goroutine: each rank's solve must run on its own goroutine. A

@@ -101,17 +101,20 @@ const (
 // and a solve goes on from the deepest level all saved (dist_checkpoint.go).
 // ExitGames (tiers) are solved whole by tier.SolveShared instead.
 func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*DistResult, error) {
-	if g.MaxMoves() > distPayload {
+	if g.MaxMoves() >= distPayload { // an ExitGame's exits count one more
 		return nil, fmt.Errorf("engine: %d moves per position are too many for the distributed engine", g.MaxMoves())
 	}
 	n := g.Size()
 	ranks := comm.Ranks()
-	lo, hi, err := distRange(g, comm, opt, DistBytesPerIndex)
+	lo, hi, err := distRange(g, comm, opt, DistBytesPerIndex+exitBytesPerIndex(g), true)
 	if err != nil {
 		return nil, err
 	}
 	d := &distSolver{g: g, comm: comm, n: n, lo: lo, block: rankBlock(n, ranks), ranks: ranks,
 		workers: parallel.Workers(opt.Workers), state: make([]uint32, hi-lo), roundBytes: cmp.Or(opt.RoundBytes, DistRoundBytes)}
+	if eg, ok := g.(ExitGame); ok {
+		d.exits = newDistExits(eg, hi-lo)
+	}
 	d.stats.Ranks = ranks
 	prog := StartProgress(opt, hi-lo)
 	defer prog.Stop()
@@ -135,6 +138,9 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 		}
 		prog.SetPhase("")
 	}
+	if err := d.agreeExits(); err != nil {
+		return nil, err
+	}
 	// The frontier's size over all ranks: here, then from each level's
 	// reduction of its counts.
 	size, err := comm.Sum([]uint64{uint64(len(d.frontier))})
@@ -146,20 +152,24 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 		return nil, err
 	}
 	next, most := size[0], largest[0]
-	for depth := first; next != 0; depth++ {
+	// A level with an empty frontier everywhere may still have exit
+	// actions (an ExitGame's).
+	for depth := first; next != 0 || depth < d.exitLevels; depth++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if depth > distPayload-1 {
 			return nil, fmt.Errorf("engine: depth %d is too deep for the distributed engine", depth)
 		}
-		maxDepth = depth
+		if next != 0 {
+			maxDepth = depth
+		}
 		prog.Level(depth, uint64(len(d.frontier)))
 		var save bool
 		if next, most, save, err = d.level(ctx, depth, next, most, ck != nil && comm.Rank() == 0 && ck.due()); err != nil {
 			return nil, err
 		}
-		if save && next != 0 {
+		if save && (next != 0 || depth+1 < d.exitLevels) {
 			if err := d.save(ck, depth+1, maxDepth, d.edges()); err != nil {
 				return nil, err
 			}
@@ -174,12 +184,12 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 }
 
 // distRange returns this rank's range of g's index for a distributed
-// engine of bytesPerIndex, or why the engines cannot solve g with opt: a
-// tier, ReachableFrom, a range over opt.MaxMemory, a position to keep out
-// of the index.
-func distRange(g implicit.Game, comm Comm, opt Options, bytesPerIndex float64) (lo, hi uint64, err error) {
-	if _, ok := g.(ExitGame); ok {
-		return 0, 0, errors.New("engine: the distributed engine does not solve tiers yet")
+// engine of bytesPerIndex, or why the engine cannot solve g with opt: a
+// tier where it has no exits, ReachableFrom, a range over opt.MaxMemory, a
+// position to keep out of the index.
+func distRange(g implicit.Game, comm Comm, opt Options, bytesPerIndex float64, exits bool) (lo, hi uint64, err error) {
+	if _, ok := g.(ExitGame); ok && !exits {
+		return 0, 0, errors.New("engine: the lean distributed engine does not solve tiers; the 4-byte one does")
 	}
 	if len(opt.ReachableFrom) > 0 {
 		return 0, 0, errors.New("engine: the distributed engine does not restrict a solve to the reachable positions")
@@ -235,6 +245,11 @@ type distSolver struct {
 	// edgesBefore counts the un-moves walked, by all ranks, before the
 	// checkpoint this solve went on from.
 	edgesBefore uint64
+	// exits, for an ExitGame, holds the exit actions of this rank's
+	// positions (dist_exits.go); exitLevels is the number of levels with an
+	// action on some rank.
+	exits      *exitEvents
+	exitLevels uint64
 }
 
 // edges returns the un-moves walked so far by all ranks.
@@ -263,6 +278,9 @@ func (d *distSolver) resolvedBefore() uint64 {
 // the terminal ones (and inner ones without a move, losses) are the
 // frontier of depth 0, in index order.
 func (d *distSolver) classify(ctx context.Context, prog *Progress) error {
+	if eg, ok := d.g.(ExitGame); ok {
+		return d.classifyExits(ctx, eg, prog)
+	}
 	n := uint64(len(d.state))
 	classify := implicit.ClassifierOf(d.g)
 	chunk := parallel.ChunkFor(n, d.workers, 4096)
@@ -273,13 +291,7 @@ func (d *distSolver) classify(ctx context.Context, prog *Progress) error {
 			var kind implicit.Kind
 			var k uint64
 			kind, k, buf = classify(d.lo+j, buf)
-			v, frontier := initial(kind, k)
-			if v == Draw {
-				d.state[j] = uint32(k)
-			} else {
-				d.state[j] = uint32(v) << distShift
-			}
-			if frontier {
+			if d.start(j, kind, k) {
 				ends = append(ends, d.lo+j)
 			}
 		}
@@ -291,6 +303,19 @@ func (d *distSolver) classify(ctx context.Context, prog *Progress) error {
 		d.frontier = append(d.frontier, f...)
 	}
 	return err
+}
+
+// start stores the state of this rank's j-th position, of the given kind
+// and number of moves, and reports whether it is in the frontier of depth
+// 0.
+func (d *distSolver) start(j uint64, kind implicit.Kind, moves uint64) bool {
+	v, frontier := initial(kind, moves)
+	if v == Draw {
+		d.state[j] = uint32(moves)
+	} else {
+		d.state[j] = uint32(v) << distShift
+	}
+	return frontier
 }
 
 // DistRoundBytes bounds the messages one rank sends in a round of a
@@ -324,6 +349,13 @@ func (d *distSolver) level(ctx context.Context, depth, frontier, most uint64, wa
 			return 0, 0, false, err
 		}
 		walked, crossing, computed, exchanged = walked+w, crossing+c, computed+comp, exchanged+exch
+	}
+	if d.exits != nil {
+		start := time.Now()
+		if err := d.applyExits(ctx, depth, next); err != nil {
+			return 0, 0, false, err
+		}
+		computed += time.Since(start)
 	}
 	d.frontier = d.frontier[:0]
 	for _, l := range next {

@@ -18,7 +18,8 @@ import (
 
 // A distributed solve's checkpoint (RETRODC1) is one file per rank and level saved,
 // Path.rank-R-of-N.level-L: the rank's states and its part of the
-// frontier at the barrier before level L. All ranks save at the same
+// frontier at the barrier before level L, and for an ExitGame the words of
+// its exit actions' lanes. All ranks save at the same
 // barrier (rank 0 decides when, in the level's reduction) and each removes
 // its older files only once every rank has saved the new one, so that a
 // crash at any moment leaves a level that every rank has. A solve goes on
@@ -145,6 +146,9 @@ func (d *distSolver) writeCheckpoint(c *Checkpoint, h distHeader) error {
 			w.Write(b[:])
 		}
 		writeWords(w, d.frontier)
+		if d.exits != nil {
+			writeWords(w, d.exits.lanes.Words())
+		}
 	})
 }
 
@@ -266,6 +270,9 @@ func (d *distSolver) load(c *Checkpoint, level uint64) (distHeader, error) {
 		return h, err
 	}
 	size := distHeadLen + 4*int64(len(d.state)) + 8*int64(h.frontier) + 4
+	if d.exits != nil {
+		size += 8 * int64(len(d.exits.lanes.Words()))
+	}
 	if st.Size() != size {
 		return h, fmt.Errorf("checkpoint %s: %d bytes, want %d", path, st.Size(), size)
 	}
@@ -284,6 +291,12 @@ func (d *distSolver) load(c *Checkpoint, level uint64) (distHeader, error) {
 	d.frontier = make([]uint64, h.frontier)
 	if err := readWords(r, d.frontier); err != nil {
 		return h, err
+	}
+	if d.exits != nil {
+		if err := readWords(r, d.exits.lanes.Words()); err != nil {
+			return h, err
+		}
+		d.exits.recount()
 	}
 	if _, err := f.ReadAt(b[:], size-4); err != nil {
 		return h, err

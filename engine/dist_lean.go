@@ -69,7 +69,7 @@ func DistLeanBytes(n, maxMoves uint64, ranks int, gather bool) uint64 {
 func DistributedLean(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*DistResult, error) {
 	n := g.Size()
 	ranks, rank := comm.Ranks(), comm.Rank()
-	lo, hi, err := distRange(g, comm, opt, DistLeanBytesPerIndex)
+	lo, hi, err := distRange(g, comm, opt, DistLeanBytesPerIndex, false)
 	if err != nil {
 		return nil, err
 	}

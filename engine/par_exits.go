@@ -108,7 +108,26 @@ func (ev *exitEvents) lastLevel() (uint64, bool) {
 // decrement one from a win. Positions resolved by them join the next
 // frontier.
 func (s *parSolver) expandExits(ctx context.Context, depth uint64) error {
-	ev := s.exits
+	lanes, code := s.lanes, s.codeShift
+	return s.exits.scan(ctx, s.workers, depth, func(w int, p uint64, decrement bool) {
+		if lanes.AtomicGet(p)>>code != 0 {
+			return
+		}
+		if !decrement {
+			if lanes.Or(p, uint64(Win)<<code)>>code == 0 {
+				s.next.Emit(w, p)
+			}
+		} else if lanes.Dec(p) == 0 {
+			lanes.Or(p, uint64(Loss)<<code)
+			s.next.Emit(w, p)
+		}
+	})
+}
+
+// scan calls act, on the given number of workers (w: the worker's number),
+// for each position whose exits act at level depth: a decrement, or a win
+// claim. Levels without an action are skipped at once.
+func (ev *exitEvents) scan(ctx context.Context, workers int, depth uint64, act func(w int, p uint64, decrement bool)) error {
 	if depth >= uint64(len(ev.atLevel)) || ev.atLevel[depth] == 0 {
 		return nil
 	}
@@ -117,30 +136,16 @@ func (s *parSolver) expandExits(ctx context.Context, depth uint64) error {
 	width := ev.lanes.Width()
 	perWord := uint64(64 / width)
 	laneMask := uint64(1)<<width - 1
-	lanes, code := s.lanes, s.codeShift
-	chunk := parallel.ChunkFor(uint64(len(words)), s.workers, 64)
-	return parallel.For(ctx, s.workers, uint64(len(words)), chunk, func(w int, lo, hi uint64) error {
+	chunk := parallel.ChunkFor(uint64(len(words)), workers, 64)
+	return parallel.For(ctx, workers, uint64(len(words)), chunk, func(w int, lo, hi uint64) error {
 		for wi := lo; wi < hi; wi++ {
 			x := words[wi]
 			if x == 0 {
 				continue
 			}
 			for l := range perWord {
-				e := x >> (l * uint64(width)) & laneMask
-				if e&^1 != claim {
-					continue
-				}
-				p := wi*perWord + l
-				if lanes.AtomicGet(p)>>code != 0 {
-					continue
-				}
-				if e&1 == 0 {
-					if lanes.Or(p, uint64(Win)<<code)>>code == 0 {
-						s.next.Emit(w, p)
-					}
-				} else if lanes.Dec(p) == 0 {
-					lanes.Or(p, uint64(Loss)<<code)
-					s.next.Emit(w, p)
+				if e := x >> (l * uint64(width)) & laneMask; e&^1 == claim {
+					act(w, wi*perWord+l, e&1 == 1)
 				}
 			}
 		}
@@ -167,14 +172,10 @@ func (s *parSolver) countEvent(w int, e uint64) {
 
 // sumEvents adds up the workers' counts of actions per level.
 func (s *parSolver) sumEvents() {
-	ev := s.exits
-	ev.atLevel = ev.atLevel[:0]
+	s.exits.atLevel = s.exits.atLevel[:0]
 	for i := range s.bufs {
 		for d, k := range s.bufs[i].levels {
-			for len(ev.atLevel) <= d {
-				ev.atLevel = append(ev.atLevel, 0)
-			}
-			ev.atLevel[d] += k
+			s.exits.count(uint64(d+1)<<1, k)
 		}
 		s.bufs[i].levels = s.bufs[i].levels[:0]
 	}
@@ -182,16 +183,23 @@ func (s *parSolver) sumEvents() {
 
 // recountEvents fills ev.atLevel from the exits' lanes (a solve resumed
 // from a checkpoint has the lanes but not the counts).
-func (s *parSolver) recountEvents() {
-	ev := s.exits
+func (s *parSolver) recountEvents() { s.exits.recount() }
+
+// recount fills atLevel from the lanes.
+func (ev *exitEvents) recount() {
 	ev.atLevel = ev.atLevel[:0]
-	for i := range s.n {
+	for i := range ev.lanes.Len() {
 		if e := ev.lanes.Get(i); e != 0 {
-			d := e>>1 - 1
-			for uint64(len(ev.atLevel)) <= d {
-				ev.atLevel = append(ev.atLevel, 0)
-			}
-			ev.atLevel[d]++
+			ev.count(e, 1)
 		}
 	}
+}
+
+// count adds k actions to the level of action e.
+func (ev *exitEvents) count(e, k uint64) {
+	d := e>>1 - 1
+	for uint64(len(ev.atLevel)) <= d {
+		ev.atLevel = append(ev.atLevel, 0)
+	}
+	ev.atLevel[d] += k
 }

@@ -181,11 +181,26 @@ func ClassSetOf(bitWords []uint64) ClassSet {
 
 // Positions returns the canonical positions in increasing order: class i
 // is Positions()[i]. The positions must be below 2^32.
-func (c ClassSet) Positions() []uint32 {
-	p := make([]uint32, 0, c.Len())
-	for wi, m := range c.Bits {
-		for ; m != 0; m &= m - 1 {
-			p = append(p, uint32(wi*64+bits.TrailingZeros64(m)))
+func (c ClassSet) Positions() []uint32 { return c.PositionsOf(0, c.Len()) }
+
+// PositionsOf returns the canonical positions of the classes [lo, hi), in
+// increasing order: class i is PositionsOf(lo, hi)[i-lo].
+func (c ClassSet) PositionsOf(lo, hi uint64) []uint32 {
+	p := make([]uint32, 0, hi-lo)
+	// The running counts skip the blocks of 512 positions below lo.
+	b := sort.Search(len(c.Counts)-1, func(b int) bool { return uint64(c.Counts[b+1]) > lo })
+	class := uint64(c.Counts[b])
+	for wi := 8 * b; wi < len(c.Bits) && class < hi; wi++ {
+		m := c.Bits[wi]
+		if k := uint64(bits.OnesCount64(m)); class+k <= lo {
+			class += k
+			continue
+		}
+		for ; m != 0 && class < hi; m &= m - 1 {
+			if class >= lo {
+				p = append(p, uint32(wi*64+bits.TrailingZeros64(m)))
+			}
+			class++
 		}
 	}
 	return p

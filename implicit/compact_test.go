@@ -1,6 +1,8 @@
 package implicit_test
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/retro-solver/retro/implicit"
@@ -74,6 +76,34 @@ func TestReduceAndCompact(t *testing.T) {
 		for k := range rm {
 			if c.Index(rm[k]) != cm[k] {
 				t.Fatalf("class %d: move %d is %d reduced, %d compact", i, k, rm[k], cm[k])
+			}
+		}
+	}
+}
+
+// TestPositionsOf checks every range of classes of random sets against the
+// whole list.
+func TestPositionsOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 63, 64, 511, 512, 513, 2000} {
+		for _, density := range []int{1, 2, 50} {
+			words := make([]uint64, (n+63)/64)
+			for s := range n {
+				if r.IntN(density) == 0 {
+					words[s/64] |= 1 << (s % 64)
+				}
+			}
+			c := implicit.ClassSetOf(words)
+			all := c.Positions()
+			if uint64(len(all)) != c.Len() {
+				t.Fatalf("n=%d: %d positions, Len %d", n, len(all), c.Len())
+			}
+			for range 50 {
+				lo := r.Uint64N(c.Len() + 1)
+				hi := lo + r.Uint64N(c.Len()-lo+1)
+				if got := c.PositionsOf(lo, hi); !slices.Equal(got, all[lo:hi]) {
+					t.Fatalf("n=%d density=%d: PositionsOf(%d, %d) = %v, want %v", n, density, lo, hi, got, all[lo:hi])
+				}
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/parallel"
 )
@@ -28,6 +29,14 @@ type Mailbox interface {
 	Recv(ctx context.Context) (from int, msg []uint64, err error)
 }
 
+// Comm is a rank of a shared solve: the Mailbox's messages, and the
+// collectives of the distributed engine that splits big tiers
+// (Options.SplitFrom). dist.MPI and dist.Local implement it.
+type Comm interface {
+	engine.Comm
+	Mailbox
+}
+
 // The messages: a worker's first word says what it did, the manager's
 // what to do.
 const (
@@ -36,30 +45,34 @@ const (
 	msgFailed            // worker: [failed, k]; it stops, with the error
 	msgSolve             // manager: [solve, k, tiers whose files it may close...]
 	msgStop              // manager: [stop]; no more tiers
+	msgSplit             // manager: [split, k, tiers whose files it may close...], to every rank at once
 )
 
-// SolveShared solves g tier by tier on all of mb's ranks at once, each
-// tier whole on one rank, in a folder every rank reads and writes
-// (o.Dir: one file system, or a shared one across machines). Every rank
-// calls it with the same game and options. Rank 0 is the manager: it
+// SolveShared solves g tier by tier on all of comm's ranks at once, in a
+// folder every rank reads and writes (o.Dir: one file system, or a shared
+// one across machines): each tier whole on one rank, but those of at least
+// o.SplitFrom positions, which all ranks solve together (split.go). Every
+// rank calls it with the same game and options. Rank 0 is the manager: it
 // prepares the folder, hands each tier to a rank once its children are
 // done (the tier that heads the longest chain of positions still to solve
-// first), and solves tiers itself between its messages; it returns the
-// solution, the others nil. The tiers' files are those Solve writes, so the
+// first; a big tier as soon as every rank is free, before any other), and
+// solves tiers itself between its messages; it returns the solution, the
+// others nil. The tiers' files are those Solve writes, so the
 // solution and a database written from it do not depend on the ranks. A
 // rank that fails returns its error and its tier is not done; the tiers
 // finished stay in the folder, so the same solve run again goes on from
 // them.
-func SolveShared(ctx context.Context, g implicit.Tiered, o Options, mb Mailbox) (*Solution, error) {
+func SolveShared(ctx context.Context, g implicit.Tiered, o Options, comm Comm) (*Solution, error) {
 	tiers := g.Tiers()
 	order, err := implicit.TierOrder(tiers, g.Size())
 	if err != nil {
 		return nil, err
 	}
 	l := newLayout(g, o)
-	s := &solver{g: g, tiers: tiers, o: o, l: l, stores: make([]*store, len(tiers))}
+	s := &solver{g: g, tiers: tiers, o: o, l: l, stores: make([]*store, len(tiers)), comm: comm}
 	s.sym, _ = g.(implicit.Symmetric)
 	defer s.closeAll()
+	mb := Mailbox(comm)
 	if mb.Rank() != 0 {
 		s.o.Progress = nil
 		send := func(msg []uint64) error { return mb.Send(0, msg) }
@@ -79,7 +92,7 @@ func SolveShared(ctx context.Context, g implicit.Tiered, o Options, mb Mailbox) 
 		}
 		return nil, err
 	}
-	if err := s.manage(ctx, order, mb); err != nil {
+	if err := s.manage(ctx, order, comm); err != nil {
 		return nil, err
 	}
 	s.closeAll()
@@ -149,6 +162,9 @@ func (s *solver) manage(ctx context.Context, order []int, mb Mailbox) error {
 		return mb.Send(r, msg)
 	}
 	m := newManager(s.tiers, order, mb.Ranks())
+	for k, t := range s.tiers {
+		m.split[k] = s.o.SplitFrom > 0 && t.Size() >= s.o.SplitFrom
+	}
 	err := m.run(ctx, s, events, send)
 	// Every worker stops: when all tiers are done they are all waiting;
 	// after a failure the others finish the tier in hand first (or die
@@ -178,11 +194,15 @@ type manager struct {
 	retired   []int    // tiers no parent needs any more, in the order they were
 	told      []int    // told[r]: how many of retired rank r was told
 	done      int
+	split     []bool // split[k]: tier k is solved by all ranks together
+	splitting int    // the split tier being solved, or -1
+	waiting   int    // the ranks that have not finished it yet
 }
 
 func newManager(tiers []implicit.Tier, order []int, ranks int) *manager {
 	m := &manager{tiers: tiers, order: order, left: make([]int, len(tiers)), parents: make([]int, len(tiers)),
-		parentsOf: make([][]int, len(tiers)), weight: make([]uint64, len(tiers)), told: make([]int, ranks)}
+		parentsOf: make([][]int, len(tiers)), weight: make([]uint64, len(tiers)), told: make([]int, ranks),
+		split: make([]bool, len(tiers)), splitting: -1}
 	for k, t := range tiers {
 		m.left[k] = len(t.Children)
 		for _, c := range t.Children {
@@ -209,17 +229,64 @@ func newManager(tiers []implicit.Tier, order []int, ranks int) *manager {
 	return m
 }
 
-// next takes the ready tier of most weight (the first in order on a tie).
-func (m *manager) next() int {
-	best := 0
+// next takes the ready tier of most weight (the first in order on a tie)
+// of those that split says, and reports whether there is one.
+func (m *manager) next(split bool) (int, bool) {
+	best := -1
 	for i, k := range m.ready {
-		if m.weight[k] > m.weight[m.ready[best]] {
+		if m.split[k] == split && (best < 0 || m.weight[k] > m.weight[m.ready[best]]) {
 			best = i
 		}
 	}
+	if best < 0 {
+		return 0, false
+	}
 	k := m.ready[best]
 	m.ready = slices.Delete(m.ready, best, best+1)
-	return k
+	return k, true
+}
+
+// message returns the solve message for rank r, its first word what
+// and its tier k: the tiers retired since r was last told follow.
+func (m *manager) message(r int, what uint64, k int) []uint64 {
+	msg := append([]uint64{what, uint64(k)}, intsToWords(m.retired[m.told[r]:])...)
+	m.told[r] = len(m.retired)
+	return msg
+}
+
+// handOut gives the idle ranks work: a ready big tier to all of them at
+// once when all are idle (none gets another tier while one waits), else a
+// ready tier to each.
+func (m *manager) handOut(send func(int, []uint64) error) error {
+	if m.splitting >= 0 {
+		return nil
+	}
+	if slices.ContainsFunc(m.ready, func(k int) bool { return m.split[k] }) {
+		if len(m.idle) < len(m.told) {
+			return nil
+		}
+		k, _ := m.next(true)
+		m.splitting, m.waiting = k, len(m.idle)
+		for _, r := range m.idle {
+			if err := send(r, m.message(r, msgSplit, k)); err != nil {
+				return err
+			}
+		}
+		m.idle = m.idle[:0]
+		return nil
+	}
+	for len(m.idle) > 0 {
+		k, ok := m.next(false)
+		if !ok {
+			break
+		}
+		r := m.idle[0]
+		m.idle = m.idle[1:]
+		if err := send(r, m.message(r, msgSolve, k)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // run answers the workers' messages until every tier is done.
@@ -245,6 +312,16 @@ func (m *manager) run(ctx context.Context, s *solver, events <-chan event, send 
 			return fmt.Errorf("rank %d failed on tier %d", ev.from, ev.msg[1])
 		case len(ev.msg) == 4 && ev.msg[0] == msgDone && ev.msg[1] < uint64(len(m.tiers)):
 			k := int(ev.msg[1])
+			if m.split[k] {
+				if k != m.splitting {
+					return fmt.Errorf("rank %d says it finished tier %d, which is not being solved", ev.from, k)
+				}
+				if m.waiting--; m.waiting > 0 {
+					m.idle = append(m.idle, ev.from)
+					continue
+				}
+				m.splitting = -1
+			}
 			m.finish(k)
 			finished += m.tiers[k].Size()
 			resumed := ev.msg[2] == 1
@@ -253,6 +330,9 @@ func (m *manager) run(ctx context.Context, s *solver, events <-chan event, send 
 			}
 			if s.o.Progress != nil {
 				how := fmt.Sprintf("solved on rank %d in %s", ev.from, time.Duration(ev.msg[3]).Round(time.Millisecond))
+				if m.split[k] {
+					how = fmt.Sprintf("solved on all %d ranks in %s", len(m.told), time.Duration(ev.msg[3]).Round(time.Millisecond))
+				}
 				if resumed {
 					how = "already done in " + s.o.Dir
 				}
@@ -263,15 +343,8 @@ func (m *manager) run(ctx context.Context, s *solver, events <-chan event, send 
 			return fmt.Errorf("rank %d sent a message retro does not know: %v", ev.from, ev.msg)
 		}
 		m.idle = append(m.idle, ev.from)
-		// Every idle rank gets a ready tier, if there is one.
-		for len(m.idle) > 0 && len(m.ready) > 0 {
-			r, k := m.idle[0], m.next()
-			m.idle = m.idle[1:]
-			msg := append([]uint64{msgSolve, uint64(k)}, intsToWords(m.retired[m.told[r]:])...)
-			m.told[r] = len(m.retired)
-			if err := send(r, msg); err != nil {
-				return err
-			}
+		if err := m.handOut(send); err != nil {
+			return err
 		}
 		if len(m.idle) == len(m.told) && len(m.ready) == 0 && m.done < len(m.tiers) {
 			return errors.New("tier: every rank is idle and no tier can be solved (a cycle of tiers?)")
@@ -319,7 +392,7 @@ func (s *solver) work(ctx context.Context, send func([]uint64) error, recv func(
 		switch {
 		case len(msg) == 1 && msg[0] == msgStop:
 			return nil
-		case len(msg) >= 2 && msg[0] == msgSolve && msg[1] < uint64(len(s.tiers)):
+		case len(msg) >= 2 && (msg[0] == msgSolve || msg[0] == msgSplit) && msg[1] < uint64(len(s.tiers)):
 		default:
 			return fmt.Errorf("the manager sent a message retro does not know: %v", msg)
 		}
@@ -331,7 +404,12 @@ func (s *solver) work(ctx context.Context, send func([]uint64) error, recv func(
 		}
 		k := int(msg[1])
 		began := time.Now()
-		resumed, err := s.solveTier(ctx, k, parallel.Workers(s.o.Engine.Workers))
+		var resumed bool
+		if msg[0] == msgSplit {
+			resumed, err = s.solveSplit(ctx, k)
+		} else {
+			resumed, err = s.solveTier(ctx, k, parallel.Workers(s.o.Engine.Workers))
+		}
 		if err != nil {
 			send([]uint64{msgFailed, uint64(k)})
 			return fmt.Errorf("tier %d (%s): %w", k, s.tiers[k].Name, err)

@@ -10,11 +10,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/retro-solver/retro/dist"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/implicit/quixo"
 	"github.com/retro-solver/retro/tier"
 )
 
@@ -179,5 +181,163 @@ func TestSharedFailure(t *testing.T) {
 	}
 	if errs[0] == nil || !strings.Contains(errs[0].Error(), "tier 3") {
 		t.Fatalf("rank 0: %v, want an error naming tier 3", errs[0])
+	}
+}
+
+// TestSharedSplit solves random tiered graphs (some tiers without moves
+// inside, games that list a tier's moves apart or in parts) with their big
+// tiers split across 1 to 4 ranks, in rounds of a few messages, and
+// compares every vertex with the sequential engine's whole solve and the
+// tier files with a single process's.
+func TestSharedSplit(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(16) {
+		n := 50 + seed*97%700
+		base := randomTiered(n, n*(1+seed%3), 2+int(seed%5), seed)
+		var g implicit.Tiered = base
+		switch seed % 4 {
+		case 1:
+			g = tierUnmover{base}
+		case 2:
+			g = tierMover{tierUnmover{base}}
+		case 3:
+			g = tierOrderer{tierMover{tierUnmover{base}}}
+		}
+		want, err := engine.Sequential(ctx, g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		single := t.TempDir()
+		ref, err := tier.Solve(ctx, g, tier.Options{Dir: single, Fingerprint: "test", Engine: engine.Options{Workers: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref.Close()
+		ranks := 1 + int(seed%4)
+		// All tiers split, or the larger ones only.
+		split := uint64(1)
+		if seed%3 == 1 {
+			split = n / uint64(len(base.tiers))
+		}
+		dir := t.TempDir()
+		var progress bytes.Buffer
+		o := tier.Options{Dir: dir, Fingerprint: "test", Engine: engine.Options{Workers: 2, RoundBytes: 64}, Progress: &progress, SplitFrom: split}
+		sol, errs := solveShared(ctx, g, o, ranks)
+		for r, err := range errs {
+			if err != nil {
+				t.Fatalf("seed %d, %d ranks: rank %d: %v", seed, ranks, r, err)
+			}
+		}
+		for v := range n {
+			val, d, err := sol.Lookup(v)
+			if err != nil || val != want.Value(v) || d != want.Depth(v) {
+				t.Fatalf("seed %d, %d ranks, vertex %d: %v %d (%v), want %v %d", seed, ranks, v, val, d, err, want.Value(v), want.Depth(v))
+			}
+		}
+		sol.Close()
+		sameFiles(t, single, dir)
+		if split == 1 && !strings.Contains(progress.String(), fmt.Sprintf("solved on all %d ranks", ranks)) {
+			t.Fatalf("seed %d: no tier split:\n%s", seed, progress.String())
+		}
+	}
+}
+
+// TestSharedSplitSymmetric splits every tier of Quixo 3x3, a symmetric
+// game whose tiers' entries are classes, across 2 and 3 ranks: the files
+// are a single process's.
+func TestSharedSplitSymmetric(t *testing.T) {
+	ctx := context.Background()
+	g, err := quixo.New(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	single := t.TempDir()
+	ref, err := tier.Solve(ctx, g, tier.Options{Dir: single, Fingerprint: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.Close()
+	for _, ranks := range []int{2, 3} {
+		dir := t.TempDir()
+		var progress bytes.Buffer
+		o := tier.Options{Dir: dir, Fingerprint: "test", SplitFrom: 1, Engine: engine.Options{RoundBytes: 1 << 10}, Progress: &progress}
+		sol, errs := solveShared(ctx, g, o, ranks)
+		for r, err := range errs {
+			if err != nil {
+				t.Fatalf("%d ranks: rank %d: %v", ranks, r, err)
+			}
+		}
+		sol.Close()
+		sameFiles(t, single, dir)
+		if got := strings.Count(progress.String(), "solved on all"); got != len(g.Tiers()) {
+			t.Fatalf("%d ranks: %d of %d tiers split:\n%s", ranks, got, len(g.Tiers()), progress.String())
+		}
+	}
+}
+
+// snapshotter is a progress writer that copies the solve's folder the
+// first time a checkpoint of a split tier at level 2 or deeper is said to
+// be saved: what a run killed at that moment would leave.
+type snapshotter struct {
+	bytes.Buffer
+	tier      string // the tier's name, as progress lines give it
+	dir, snap string
+	taken     bool
+}
+
+func (w *snapshotter) Write(p []byte) (int, error) {
+	line := string(p)
+	if !w.taken && strings.Contains(line, w.tier+": checkpoint") && !strings.Contains(line, "level 1 ") {
+		w.taken = true
+		files, _ := os.ReadDir(w.dir)
+		for _, f := range files {
+			if b, err := os.ReadFile(filepath.Join(w.dir, f.Name())); err == nil {
+				os.WriteFile(filepath.Join(w.snap, f.Name()), b, 0o644)
+			}
+		}
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestSharedSplitResume: a split tier goes on from its ranks' checkpoint
+// (states, frontier and exit actions) to the same files.
+func TestSharedSplitResume(t *testing.T) {
+	ctx := context.Background()
+	g := randomTiered(6000, 9000, 3, 2)
+	single := t.TempDir()
+	ref, err := tier.Solve(ctx, g, tier.Options{Dir: single, Fingerprint: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.Close()
+	dir, snap := t.TempDir(), t.TempDir()
+	// Tier 0, whose exits reach both others.
+	w := &snapshotter{tier: "tier " + g.tiers[0].Name, dir: dir, snap: snap}
+	o := tier.Options{Dir: dir, Fingerprint: "test", SplitFrom: 1, CheckpointEvery: time.Nanosecond, Progress: w}
+	sol, errs := solveShared(ctx, g, o, 3)
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("rank %d: %v", r, err)
+		}
+	}
+	sol.Close()
+	if !w.taken {
+		t.Fatalf("no checkpoint deeper than level 1 was saved:\n%s", w.String())
+	}
+	var progress bytes.Buffer
+	o = tier.Options{Dir: snap, Fingerprint: "test", SplitFrom: 1, Progress: &progress}
+	sol, errs = solveShared(ctx, g, o, 3)
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("resumed, rank %d: %v", r, err)
+		}
+	}
+	sol.Close()
+	if !strings.Contains(progress.String(), "going on from the checkpoint") {
+		t.Fatalf("the second run did not go on from the checkpoint:\n%s", progress.String())
+	}
+	sameFiles(t, single, snap)
+	if left, _ := filepath.Glob(filepath.Join(snap, "*.rank-*")); len(left) > 0 {
+		t.Fatalf("checkpoint files left: %v", left)
 	}
 }

@@ -43,6 +43,10 @@ type Options struct {
 	// CheckpointEvery is the time between two checkpoints inside a tier
 	// (engine.Checkpoint, at level barriers); 0 means 5 minutes.
 	CheckpointEvery time.Duration
+	// SplitFrom, for SolveShared, is the number of positions from which a
+	// tier is solved by all ranks together, each owning a range of its
+	// entries (engine.Distributed), instead of whole by one; 0: none is.
+	SplitFrom uint64
 }
 
 // manifest is the folder's description of the solve, for people and for
@@ -198,6 +202,7 @@ type solver struct {
 	l      layout
 	mu     sync.Mutex // guards stores and readers
 	stores []*store   // the open files of solved tiers, by tier number
+	comm   Comm       // SolveShared's ranks; nil for Solve
 	// readers counts the tiers being solved that read each tier as a
 	// child: a child's codes are in memory (load) only while one does.
 	readers []int
@@ -225,37 +230,16 @@ func (s *solver) want(k int, entries uint64) storeHeader {
 func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, err error) {
 	t := s.tiers[k]
 	path := s.l.path(k, t)
-	if _, err := os.Stat(path); err == nil {
-		if _, err := s.open(k); err == nil {
-			return true, nil
-		} else if s.o.Progress != nil {
-			fmt.Fprintf(s.o.Progress, "retro: %v; solving the tier again\n", err)
-		}
+	if s.finished(k) {
+		return true, nil
 	}
-	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End}
-	v.cm, _ = s.sym.(implicit.CanonicalMover)
-	v.tu, _ = s.g.(implicit.TierUnmover)
-	if s.sym == nil {
-		v.tm, _ = s.g.(implicit.TierMover)
-	}
-	if len(t.Children) == 0 && v.tm == nil {
-		v.counter = counterOf(s.g)
+	v, err := s.newView(k)
+	defer s.doneReading(t.Children)
+	if err != nil {
+		return false, err
 	}
 	if s.sym != nil {
-		if t.Size() >= 1<<32 {
-			return false, fmt.Errorf("%d positions: tiers of a symmetric game must have fewer than 2^32", t.Size())
-		}
-		v.classes = implicit.NewClassSetRange(s.sym, t.Start, t.End)
 		v.sparse = v.classes.Positions()
-	}
-	defer s.doneReading(t.Children)
-	for _, c := range t.Children {
-		st, err := s.read(c)
-		if err != nil {
-			return false, err
-		}
-		v.children = append(v.children, child{start: s.tiers[c].Start, end: s.tiers[c].End, st: st})
-		v.maxExit = max(v.maxExit, st.h.maxDepth)
 	}
 	// Inside a long tier, the engine saves its state at level barriers.
 	opt := s.o.Engine
@@ -304,6 +288,51 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 	}
 	os.Remove(opt.Checkpoint.Path)
 	return false, nil
+}
+
+// finished reports whether tier k's file is there, whole, from the same
+// solve; a damaged one is said (with Progress) and solved again.
+func (s *solver) finished(k int) bool {
+	if _, err := os.Stat(s.l.path(k, s.tiers[k])); err != nil {
+		return false
+	}
+	_, err := s.open(k)
+	if err != nil && s.o.Progress != nil {
+		fmt.Fprintf(s.o.Progress, "retro: %v; solving the tier again\n", err)
+	}
+	return err == nil
+}
+
+// newView returns tier k as the engines solve it, its children open to be
+// read; the caller calls doneReading with the tier's children once it is
+// solved, even after an error. The class positions of a symmetric tier
+// (view.sparse) are left to the caller.
+func (s *solver) newView(k int) (*view, error) {
+	t := s.tiers[k]
+	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End}
+	v.cm, _ = s.sym.(implicit.CanonicalMover)
+	v.tu, _ = s.g.(implicit.TierUnmover)
+	if s.sym == nil {
+		v.tm, _ = s.g.(implicit.TierMover)
+	}
+	if len(t.Children) == 0 && v.tm == nil {
+		v.counter = counterOf(s.g)
+	}
+	if s.sym != nil {
+		if t.Size() >= 1<<32 {
+			return nil, fmt.Errorf("%d positions: tiers of a symmetric game must have fewer than 2^32", t.Size())
+		}
+		v.classes = implicit.NewClassSetRange(s.sym, t.Start, t.End)
+	}
+	for _, c := range t.Children {
+		st, err := s.read(c)
+		if err != nil {
+			return nil, err
+		}
+		v.children = append(v.children, child{start: s.tiers[c].Start, end: s.tiers[c].End, st: st})
+		v.maxExit = max(v.maxExit, st.h.maxDepth)
+	}
+	return v, nil
 }
 
 // counterOf returns a function that classifies a position of g and counts

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -321,25 +320,14 @@ func openStore(path string, want storeHeader, verify bool) (*store, error) {
 // classes) to path, atomically. The codes are encoded and written a chunk at
 // a time, so that writing takes little memory beside the result.
 func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Result, classes implicit.ClassSet, workers int) error {
-	width, err := db.CodeWidth(r.MaxDepth())
+	n := r.Size()
+	over, err := countOverflow(ctx, r, 0, n, workers)
 	if err != nil {
 		return err
 	}
-	overflowing := width > 1 && fewOverflow(ctx, r, workers)
-	if overflowing {
-		width = 1
-	}
-	h.width = uint32(width)
-	h.entries = r.Size()
-	h.maxDepth = r.MaxDepth()
-	h.edges = r.Edges()
-	for v := range h.counts {
-		h.counts[v] = r.Count(engine.Value(v))
-	}
-	var bitBytes []byte
-	if h.symmetric {
-		bitBytes = append(bytesOf(classes.Bits), bytesOfUint32s(classes.Counts)...)
-		h.bitsCRC = checksum(bitBytes)
+	c, err := newCoder(r, r.MaxDepth(), n, over, workers)
+	if err != nil {
+		return err
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -348,25 +336,120 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 	tmp := f.Name()
 	defer os.Remove(tmp) // after the rename, there is nothing to remove
 	defer f.Close()
-	// The header goes last, once the codes' checksum is known.
-	if _, err := f.Seek(headerSize, io.SeekStart); err != nil {
-		return err
-	}
-	const chunk = 1 << 20
-	buf := make([]byte, min(h.entries, chunk)*uint64(width))
-	var overEntries, overCodes []uint64
 	crc := uint32(0)
-	for lo := uint64(0); lo < h.entries; lo += chunk {
-		hi := min(lo+chunk, h.entries)
-		codes := buf[:(hi-lo)*uint64(width)]
-		err := parallel.For(ctx, workers, hi-lo, parallel.ChunkFor(hi-lo, workers, 1<<12), func(_ int, a, b uint64) error {
-			for i := a; i < b; i++ {
-				c := db.Code(r.Value(lo+i), r.Depth(lo+i))
-				if overflowing {
-					c = min(c, overflowCode)
+	err = c.encode(ctx, 0, n, func(lo uint64, codes []byte) error {
+		crc = crc32.Update(crc, castagnoli, codes)
+		_, err := f.WriteAt(codes, headerSize+int64(lo)*int64(c.width))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	h.entries, h.maxDepth, h.edges, h.codesCRC = n, r.MaxDepth(), r.Edges(), crc
+	for v := range h.counts {
+		h.counts[v] = r.Count(engine.Value(v))
+	}
+	return finishStore(f, path, h, c, classes)
+}
+
+// countOverflow counts the entries [lo, hi) of r whose one-byte code would
+// be overflowCode or more: the wins and losses deeper than about 126.
+func countOverflow(ctx context.Context, r entryValues, lo, hi uint64, workers int) (uint64, error) {
+	var over atomic.Uint64
+	err := readChunks(ctx, r, lo, hi, workers, func(vals []engine.Value, depths []uint64) {
+		k := uint64(0)
+		for i, v := range vals {
+			if (v == engine.Win || v == engine.Loss) && db.Code(v, depths[i]) >= overflowCode {
+				k++
+			}
+		}
+		over.Add(k)
+	})
+	return over.Load(), err
+}
+
+// entryValues is what a tier's file is written from: the values and depths
+// of its entries, read in runs (engine.Result, or a rank's own range of an
+// engine.DistResult). Runs may be read at once on several goroutines.
+type entryValues interface {
+	LookupRange(lo, hi uint64, vals []engine.Value, depths []uint64) error
+}
+
+// readChunks reads the entries [lo, hi) of r on the given number of
+// workers, a piece of at most codeChunk at a time, and calls each with
+// every piece: a worker's slices, reused for its next.
+func readChunks(ctx context.Context, r entryValues, lo, hi uint64, workers int, each func(vals []engine.Value, depths []uint64)) error {
+	type scratch struct {
+		vals   []engine.Value
+		depths []uint64
+	}
+	bufs := make([]scratch, max(workers, 1))
+	return parallel.For(ctx, workers, hi-lo, parallel.ChunkFor(hi-lo, workers, 1<<12), func(w int, a, b uint64) error {
+		for ; a < b; a = min(a+codeChunk, b) {
+			m := min(b-a, codeChunk)
+			sc := &bufs[w]
+			if uint64(len(sc.vals)) < m {
+				sc.vals, sc.depths = make([]engine.Value, m), make([]uint64, m)
+			}
+			if err := r.LookupRange(lo+a, lo+a+m, sc.vals[:m], sc.depths[:m]); err != nil {
+				return err
+			}
+			each(sc.vals[:m], sc.depths[:m])
+		}
+		return nil
+	})
+}
+
+// codeChunk is the number of entries encoded at a time.
+const codeChunk = 1 << 20
+
+// coder encodes a tier's entries into the codes of its file: their width,
+// whether the one-byte codes overflow, and the overflow's entries found.
+type coder struct {
+	r           entryValues
+	width       int
+	overflowing bool
+	workers     int
+	overEntries []uint64 // the entries of code overflowCode or more, in order, with their codes
+	overCodes   []uint64
+}
+
+// newCoder returns the coder of a tier of n entries whose deepest win or
+// loss is maxDepth and over of whose entries have a one-byte code of
+// overflowCode or more: it keeps one byte an entry, with an overflow, where
+// that takes less room than wider codes.
+func newCoder(r entryValues, maxDepth, n, over uint64, workers int) (*coder, error) {
+	width, err := db.CodeWidth(maxDepth)
+	if err != nil {
+		return nil, err
+	}
+	c := &coder{r: r, width: width, workers: workers}
+	if width > 1 && over <= n/overflowShare {
+		c.width, c.overflowing = 1, true
+	}
+	return c, nil
+}
+
+// encode encodes the entries [lo, hi) a chunk at a time, in order, and
+// calls write with each chunk's first entry and codes.
+func (c *coder) encode(ctx context.Context, lo, hi uint64, write func(first uint64, codes []byte) error) error {
+	w := uint64(c.width)
+	buf := make([]byte, min(hi-lo, codeChunk)*w)
+	for first := lo; first < hi; first += codeChunk {
+		end := min(first+codeChunk, hi)
+		codes := buf[:(end-first)*w]
+		err := parallel.For(ctx, c.workers, end-first, parallel.ChunkFor(end-first, c.workers, 1<<12), func(_ int, a, b uint64) error {
+			vals, depths := make([]engine.Value, b-a), make([]uint64, b-a)
+			if err := c.r.LookupRange(first+a, first+b, vals, depths); err != nil {
+				return err
+			}
+			for i := range vals {
+				code := db.Code(vals[i], depths[i])
+				if c.overflowing {
+					code = min(code, overflowCode)
 				}
-				for k := range uint64(width) {
-					codes[i*uint64(width)+k] = byte(c >> (8 * k))
+				for k := range w {
+					codes[(a+uint64(i))*w+k] = byte(code >> (8 * k))
 				}
 			}
 			return nil
@@ -374,42 +457,60 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 		if err != nil {
 			return err
 		}
-		if overflowing {
-			for i, c := range codes {
-				if c == overflowCode {
-					e := lo + uint64(i)
-					overEntries = append(overEntries, e)
-					overCodes = append(overCodes, db.Code(r.Value(e), r.Depth(e)))
+		if c.overflowing {
+			for i, b := range codes {
+				if b == overflowCode {
+					e := first + uint64(i)
+					var v [1]engine.Value
+					var d [1]uint64
+					if err := c.r.LookupRange(e, e+1, v[:], d[:]); err != nil {
+						return err
+					}
+					c.overEntries = append(c.overEntries, e)
+					c.overCodes = append(c.overCodes, db.Code(v[0], d[0]))
 				}
 			}
 		}
-		crc = crc32.Update(crc, castagnoli, codes)
-		if _, err := f.Write(codes); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
+		if err := write(first, codes); err != nil {
+			return err
 		}
 	}
-	h.codesCRC = crc
+	return nil
+}
+
+// finishStore completes a tier's file f, whose codes are written (h has
+// their checksum, and the tier's counts): the class bits of a symmetric
+// tier, the overflow c found, and the header; then it syncs f and renames
+// it to path.
+func finishStore(f *os.File, path string, h storeHeader, c *coder, classes implicit.ClassSet) error {
+	h.width = uint32(c.width)
 	if h.symmetric {
-		pad := h.codesEnd() - headerSize - h.entries*uint64(width)
-		if _, err := f.Write(append(make([]byte, pad), bitBytes...)); err != nil {
+		bitBytes := append(bytesOf(classes.Bits), bytesOfUint32s(classes.Counts)...)
+		h.bitsCRC = checksum(bitBytes)
+		if _, err := f.WriteAt(bitBytes, int64(h.codesEnd())); err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}
-	if h.overflow = uint64(len(overEntries)); h.overflow > 0 {
-		over := append(bytesOf(overEntries), bytesOf(overCodes)...)
+	if h.overflow = uint64(len(c.overEntries)); h.overflow > 0 {
+		over := append(bytesOf(c.overEntries), bytesOf(c.overCodes)...)
 		h.overflowCRC = checksum(over)
-		pad := h.overflowStart() - h.basicSize()
-		if _, err := f.Write(append(make([]byte, pad), over...)); err != nil {
+		if _, err := f.WriteAt(over, int64(h.overflowStart())); err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}
 	if _, err := f.WriteAt(h.encode(), 0); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	// The codes and bits end the file unless an overflow does; the pads
+	// between them are holes, which read as zeros.
+	if err := f.Truncate(int64(h.fileSize())); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
 	f.Chmod(0o644) // CreateTemp's 0600 would hide the tiers from the folder's other readers
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	tmp := f.Name()
 	if err := f.Close(); err != nil {
 		return err
 	}
@@ -417,25 +518,6 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 		return err
 	}
 	return syncDir(filepath.Dir(path))
-}
-
-// fewOverflow says whether at most one entry of r in overflowShare has a
-// code of overflowCode or more, so that one-byte codes with an overflow
-// take less room than wider codes.
-func fewOverflow(ctx context.Context, r *engine.Result, workers int) bool {
-	var over atomic.Uint64
-	n := r.Size()
-	err := parallel.For(ctx, workers, n, parallel.ChunkFor(n, workers, 1<<12), func(_ int, lo, hi uint64) error {
-		k := uint64(0)
-		for i := lo; i < hi; i++ {
-			if v := r.Value(i); (v == engine.Win || v == engine.Loss) && db.Code(v, r.Depth(i)) >= overflowCode {
-				k++
-			}
-		}
-		over.Add(k)
-		return nil
-	})
-	return err == nil && over.Load() <= n/overflowShare
 }
 
 // overflowShare bounds the share of entries in an overflow: each takes 16

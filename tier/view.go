@@ -25,7 +25,8 @@ type view struct {
 	tiers    []implicit.Tier
 	lo, hi   uint64            // the tier's positions in g's index
 	classes  implicit.ClassSet // for a symmetric game: the tier's canonical positions
-	sparse   []uint32          // and each class's position, less lo
+	sparse   []uint32          // and each class's position, less lo, from class first on
+	first    uint64            // (a rank of a split tier keeps only its own classes')
 	children []child           // the tier's children, whose files the moves out of it reach
 	maxExit  uint64
 }
@@ -33,7 +34,7 @@ type view struct {
 // pos returns the position in g's index of entry i.
 func (v *view) pos(i uint64) uint64 {
 	if v.sym != nil {
-		return v.lo + uint64(v.sparse[i])
+		return v.lo + uint64(v.sparse[i-v.first])
 	}
 	return v.lo + i
 }

@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"context"
+	"sync"
+
+	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// A tier split across ranks (tier.SolveShared's big tiers) is an ExitGame:
+// its moves into solved children are exits, which the distributed engine
+// treats as Parallel does (par_exits.go). A position's exits are its own,
+// so each rank keeps the exit actions of its own range only, in a lane
+// per position, and applies those of a level after the level's messages;
+// no exit crosses ranks. The ranks agree on the last level with an action,
+// for a level with an empty frontier everywhere may still have some.
+
+// newDistExits returns the exit actions' lanes for n positions of eg.
+func newDistExits(eg ExitGame, n uint64) *exitEvents {
+	return &exitEvents{lanes: bitset.NewCounters(n, exitWidth(eg))}
+}
+
+// classifyExits is classify for an ExitGame: a position with exits counts
+// one more move, which only an exit action of ExitToWins takes back.
+func (d *distSolver) classifyExits(ctx context.Context, eg ExitGame, prog *Progress) error {
+	n := uint64(len(d.state))
+	chunk := parallel.ChunkFor(n, d.workers, 4096)
+	found := make([][]uint64, (n+chunk-1)/chunk)
+	var mu sync.Mutex
+	err := parallel.For(ctx, d.workers, n, chunk, func(_ int, lo, hi uint64) error {
+		var buf, ends []uint64
+		var levels []uint64 // actions per level, of this chunk
+		for j := lo; j < hi; j++ {
+			kind, k, exit, b := eg.ClassifyExits(d.lo+j, buf)
+			buf = b
+			if kind == implicit.Inner && exit.Kind != NoExit {
+				k++
+				if e, ok := event(exit); ok {
+					d.exits.lanes.Store(j, e)
+					for uint64(len(levels)) <= e>>1-1 {
+						levels = append(levels, 0)
+					}
+					levels[e>>1-1]++
+				}
+			}
+			if d.start(j, kind, k) {
+				ends = append(ends, d.lo+j)
+			}
+		}
+		mu.Lock()
+		for l, k := range levels {
+			d.exits.count(uint64(l+1)<<1, k)
+		}
+		mu.Unlock()
+		found[lo/chunk] = ends
+		prog.Advance(hi - lo)
+		return nil
+	})
+	for _, f := range found {
+		d.frontier = append(d.frontier, f...)
+	}
+	return err
+}
+
+// agreeExits sets the number of levels with an exit action on some rank
+// (after classifying, or resuming from a checkpoint). Every rank calls it.
+func (d *distSolver) agreeExits() error {
+	if d.exits == nil {
+		return nil
+	}
+	levels, err := d.comm.Max([]uint64{uint64(len(d.exits.atLevel))})
+	if err != nil {
+		return err
+	}
+	d.exitLevels = levels[0]
+	return nil
+}
+
+// applyExits applies this rank's exit actions of level depth, as a
+// level's messages are applied: the positions they resolve join next.
+func (d *distSolver) applyExits(ctx context.Context, depth uint64, next [][]uint64) error {
+	return d.exits.scan(ctx, d.workers, depth, func(w int, j uint64, decrement bool) {
+		loss := uint64(1)
+		if decrement {
+			loss = 0
+		}
+		if d.apply(d.lo+j, loss, depth+1) {
+			next[w] = append(next[w], d.lo+j)
+		}
+	})
+}
