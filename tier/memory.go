@@ -24,6 +24,10 @@ type Plan struct {
 	// Together is the number of tiers solved at once at the peak: 1, or
 	// the workers when as many small tiers as the largest weigh the most.
 	Together int
+	// Split[k], in a plan of SolveShared's ranks (Shared), says that tier
+	// k is split across them: Tiers[k] is then one rank's share.
+	Split []bool
+	Ranks int
 }
 
 // planWidth is the code width Plan.Disk assumes: one byte holds depths up
@@ -54,33 +58,69 @@ func Estimate(g implicit.Tiered, workers int) Plan {
 		p.Edges[k] = uint64(movesPerEntry(g, sym, t, rand.New(rand.NewPCG(uint64(k), t.Start))) * float64(p.Entries[k]))
 	}
 	for k, t := range tiers {
+		h := storeHeader{entries: p.Entries[k], positions: t.Size(), width: planWidth, symmetric: sym != nil}
+		p.Disk[k] = h.fileSize()
+	}
+	p.Split, p.Ranks = make([]bool, len(tiers)), 1
+	p.peaks(g, workers)
+	return p
+}
+
+// Shared returns the plan of SolveShared on the given number of ranks
+// with the tiers of at least splitFrom positions split across them (0:
+// none): a split tier's memory is one rank's share, and the peak is one
+// rank's.
+func (p Plan) Shared(g implicit.Tiered, workers, ranks int, splitFrom uint64) Plan {
+	q := p
+	q.Tiers, q.Split, q.Ranks = make([]uint64, len(p.Tiers)), make([]bool, len(p.Tiers)), max(ranks, 1)
+	for k, t := range g.Tiers() {
+		q.Split[k] = splitFrom > 0 && t.Size() >= splitFrom
+	}
+	q.peaks(g, parallel.Workers(workers))
+	return q
+}
+
+// peaks fills Tiers, Peak, Largest and Together from the entries.
+func (p *Plan) peaks(g implicit.Tiered, workers int) {
+	tiers := g.Tiers()
+	_, symmetric := g.(implicit.Symmetric)
+	p.Peak = 0
+	for k, t := range tiers {
 		n := p.Entries[k]
-		b := engine.KindPar.Bytes(n, g.MaxMoves()+1) + 2*n
-		if t.NoMovesInside {
+		var b uint64
+		switch {
+		case p.Split[k]:
+			// A rank's states and messages, its exit actions and class
+			// positions; the class bits are the whole tier's.
+			own := n/uint64(p.Ranks) + 1
+			b = engine.DistBytes(n, g.MaxMoves()+1, p.Ranks, false) + own
+			if symmetric {
+				b += t.Size()/8 + 4*own
+			}
+		case t.NoMovesInside:
 			to, ok := g.(implicit.TierOrderer)
 			b = engine.OnePassBytes(n, ok && to.TierParts(k) > 0)
+		default:
+			b = engine.KindPar.Bytes(n, g.MaxMoves()+1) + 2*n
 		}
-		if sym != nil {
+		if symmetric && !p.Split[k] {
 			b += t.Size()/8 + 4*n // class bits, and each class's position
 		}
 		for _, c := range t.Children {
 			b += p.Entries[c] // a code per entry, mostly one byte
-			if sym != nil {
+			if symmetric {
 				b += tiers[c].Size() / 8
 			}
 		}
 		p.Tiers[k] = b
-		h := storeHeader{entries: n, positions: t.Size(), width: planWidth, symmetric: sym != nil}
-		p.Disk[k] = h.fileSize()
 		together := 1
-		if small(t, workers) {
+		if small(t, workers) && !p.Split[k] {
 			together = workers
 		}
 		if b*uint64(together) > p.Peak {
 			p.Peak, p.Largest, p.Together = b*uint64(together), k, together
 		}
 	}
-	return p
 }
 
 // movesPerEntry returns the mean number of moves of t's entries (its
@@ -119,6 +159,9 @@ func movesPerEntry(g implicit.Game, sym implicit.Symmetric, t implicit.Tier, r *
 func (p Plan) DescribePeak(tiers []implicit.Tier) string {
 	t := tiers[p.Largest]
 	what := fmt.Sprintf("tier %s (%d positions, about %d entries)", t.Name, t.Size(), p.Entries[p.Largest])
+	if p.Split[p.Largest] {
+		return fmt.Sprintf("a rank's share of %s, split across %d ranks", what, p.Ranks)
+	}
 	if p.Together > 1 {
 		return fmt.Sprintf("%d small tiers side by side, the largest %s", p.Together, what)
 	}

@@ -383,7 +383,8 @@ func readChunks(ctx context.Context, r entryValues, lo, hi uint64, workers int, 
 		vals   []engine.Value
 		depths []uint64
 	}
-	bufs := make([]scratch, max(workers, 1))
+	workers = parallel.Workers(workers)
+	bufs := make([]scratch, workers)
 	return parallel.For(ctx, workers, hi-lo, parallel.ChunkFor(hi-lo, workers, 1<<12), func(w int, a, b uint64) error {
 		for ; a < b; a = min(a+codeChunk, b) {
 			m := min(b-a, codeChunk)

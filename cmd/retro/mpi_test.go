@@ -52,6 +52,7 @@ func TestMPI(t *testing.T) {
 		{"pawns", []string{"solve", "pawns", boards}},
 		{"quixo", []string{"solve", "quixo", "-n", "3"}},
 		{"quixo-tiered", []string{"solve", "quixo", "-n", "3", "-tiered"}},
+		{"quixo-split", []string{"solve", "quixo", "-n", "3", "-tiered", "-split-tiers", "1000"}},
 	}
 	for _, c := range cases {
 		want := filepath.Join(dir, c.name+".db")
@@ -167,6 +168,37 @@ func TestMPITieredResume(t *testing.T) {
 	}
 	if n := strings.Count(stderr.String(), "already done"); n < 10 {
 		t.Fatalf("the second run found %d tiers done, want 10 or more:\n%s", n, stderr.String())
+	}
+	a, _ := os.ReadFile(want)
+	b, err := os.ReadFile(got)
+	if err != nil || !bytes.Equal(a, b) {
+		t.Fatalf("the resumed solve's database differs from the single process's (%v)", err)
+	}
+}
+
+// TestMPISplitTierResume kills rank 1 of a tiered solve on 2 ranks in the
+// middle of a tier split across both, once they have saved a checkpoint of
+// it, then runs the same command again: it must go on from that checkpoint
+// and write the single process's database.
+func TestMPISplitTierResume(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"solve", "quixo", "-n", "4", "-min-cubes", "12", "-tiered"}
+	want := filepath.Join(dir, "single.db")
+	wantOut := runRetro(t, append(args, "-db", want)...)
+	got, tiers := filepath.Join(dir, "shared.db"), filepath.Join(dir, "tiers")
+	args = append(args, "-progress", "-checkpoint", tiers, "-db", got, "-split-tiers", "400000", "-checkpoint-every", "1ms")
+	killRank1(t, "checkpoint at level 3 saved by every rank", args...)
+	var stdout, stderr bytes.Buffer
+	cmd := mpirun(t, context.Background(), 2, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the second run: %v\n%s", err, stderr.String())
+	}
+	if stdout.String() != wantOut {
+		t.Fatalf("the second run printed %q, want %q", stdout.String(), wantOut)
+	}
+	if !strings.Contains(stderr.String(), "going on from the checkpoint at level") {
+		t.Fatalf("the second run did not go on from the split tier's checkpoint:\n%s", stderr.String())
 	}
 	a, _ := os.ReadFile(want)
 	b, err := os.ReadFile(got)

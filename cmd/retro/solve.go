@@ -51,6 +51,7 @@ type solveFlags struct {
 	dbPath     string        // -db: where to save the solution
 	lossDepths bool          // -compact: the database keeps the depths of losses only
 	linked     bool          // -linked: the database keeps the game's first tier only
+	splitTiers splitFlag     // -split-tiers: under mpirun, the tiers all ranks solve together
 
 	familyFlags // -all, -dir: a game with a family (Descriptor.Family)
 }
@@ -94,6 +95,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveRun) {
 	fs.StringVar(&c.profDir, "profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")
 	fs.BoolVar(&c.reachable, "reachable", false, "solve only the positions reachable from the start; the others are left unsolved (\"unreached\")")
 	fs.BoolVar(&c.tiered, "tiered", false, "solve tier by tier, children first, with finished tiers on disk (games with tiers: chess, morris, quixo, teeko); chosen by itself for chess, and when the whole game does not fit in -max-memory")
+	fs.Var(&c.splitTiers, "split-tiers", "under mpirun, with -tiered: solve the tiers of at least this many `positions` on all ranks together, each keeping its share, and the others whole on one rank each; 0 for none (default auto: the tiers whose solve whole would need more than -max-memory)")
 	fs.BoolVar(&c.plan, "plan", false, "print the tiered solve's plan and stop: each tier in the order solved, its positions, entries (classes, estimated), moves (estimated), memory at its peak and file size")
 	fs.StringVar(&c.checkpoint, "checkpoint", "", "keep what a long solve has done in `folder`, to go on from there if the same command is run again after a crash or kill -9 (default with -db: FILE.tiers for a tiered solve, FILE.checkpoint otherwise, removed once the database is written)")
 	fs.DurationVar(&c.ckptEvery, "checkpoint-every", 5*time.Minute, "the `time` between two checkpoints of a solve in memory, at the barrier between two levels")

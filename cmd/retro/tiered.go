@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -97,6 +98,11 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 	limit := c.memoryLimit()
 	plan := tier.Estimate(g, c.workers)
 	tiers := g.Tiers()
+	var splitFrom uint64
+	if c.world != nil && c.world.Ranks() > 1 {
+		splitFrom = c.splitTiers.threshold(tiers, plan, limit-min(limit, c.baseBytes))
+		plan = plan.Shared(g, c.workers, c.world.Ranks(), splitFrom)
+	}
 	if c.plan {
 		return printPlan(out, g, plan, c.baseBytes)
 	}
@@ -116,7 +122,7 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 	if err != nil {
 		return err
 	}
-	o := tier.Options{Dir: dir, Fingerprint: c.fingerprint(d), Engine: c.options(), CheckpointEvery: c.ckptEvery}
+	o := tier.Options{Dir: dir, Fingerprint: c.fingerprint(d), Engine: c.options(), CheckpointEvery: c.ckptEvery, SplitFrom: splitFrom}
 	o.Engine.MaxMemory = max(limit-min(limit, c.baseBytes), 1)
 	if c.wantProgress() {
 		o.Progress = c.env.stderr
@@ -250,7 +256,11 @@ func printPlan(out io.Writer, g implicit.Tiered, plan tier.Plan, base uint64) er
 	var positions, entries, edges, disk uint64
 	for i, k := range order {
 		t := tiers[k]
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%s\t%s\t\n", i+1, t.Name, t.Size(), plan.Entries[k], plan.Edges[k],
+		name := t.Name
+		if plan.Split[k] {
+			name += " (split)"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%s\t%s\t\n", i+1, name, t.Size(), plan.Entries[k], plan.Edges[k],
 			text.HumanBytes(base+plan.Tiers[k]), text.HumanBytes(plan.Disk[k]))
 		positions += t.Size()
 		entries += plan.Entries[k]
@@ -264,4 +274,47 @@ func printPlan(out io.Writer, g implicit.Tiered, plan tier.Plan, base uint64) er
 	}
 	_, err = fmt.Fprintf(out, "memory at the peak: %s; disk: all the tiers' files, kept until the database is written\n", plan.DescribePeak(tiers))
 	return err
+}
+
+// splitFlag is -split-tiers: auto (the default), or the positions from
+// which a tier is split across the ranks (0: none).
+type splitFlag struct {
+	set  bool
+	from uint64
+}
+
+func (f *splitFlag) String() string {
+	if !f.set {
+		return "auto"
+	}
+	return strconv.FormatUint(f.from, 10)
+}
+
+func (f *splitFlag) Set(s string) error {
+	if s == "auto" {
+		*f = splitFlag{}
+		return nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a number of positions or auto", s)
+	}
+	*f = splitFlag{set: true, from: n}
+	return nil
+}
+
+// threshold returns the size from which tiers are split: as set, or for auto
+// the smallest tier whose solve whole needs more than allowed bytes (0 if
+// none does).
+func (f *splitFlag) threshold(tiers []implicit.Tier, plan tier.Plan, allowed uint64) uint64 {
+	if f.set {
+		return f.from
+	}
+	var from uint64
+	for k, t := range tiers {
+		if plan.Tiers[k] > allowed && (from == 0 || t.Size() < from) {
+			from = t.Size()
+		}
+	}
+	return from
 }
