@@ -5,9 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
+	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/parallel"
 )
@@ -91,15 +95,18 @@ const (
 // It is Parallel's level-synchronous pass with the lanes cut into ranges
 // (Parallel's comment says why the result does not depend on the order of
 // a level's updates): at level d every rank expands its frontier's
-// un-moves, applies the updates to its own positions at once and sends the
-// others, batched per rank, in one exchange; a message is a predecessor's
-// index and one bit, "a move to a loss" (a win claim) or "a move to a win"
-// (a decrement). The ranks then agree on the size of the next frontier, and
-// stop when it is empty everywhere. The ranks then agree on the counts and
-// statistics (DistResult.finish); no rank sends its values to another.
-// With opt.Checkpoint every rank saves its part at the same level barriers
-// and a solve goes on from the deepest level all saved (dist_checkpoint.go).
-// ExitGames (tiers) are solved whole by tier.SolveShared instead.
+// un-moves (its positions resolved at depth d, found by a scan of its
+// range), applies the updates to its own positions at once and sends the
+// others, batched per rank, in exchanges of about opt.RoundBytes; a message
+// is a predecessor's index and one bit, "a move to a loss" (a win claim)
+// or "a move to a win" (a decrement). The ranks then agree on the size of
+// the next frontier, and stop when it is empty everywhere. The ranks then
+// agree on the counts and statistics (DistResult.finish); no rank sends
+// its values to another. With opt.Checkpoint every rank saves its part at
+// the same level barriers and a solve goes on from the deepest level all
+// saved (dist_checkpoint.go). An ExitGame (a tier split across the ranks
+// of tier.SolveShared) has its exits applied by their owners
+// (dist_exits.go).
 func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (*DistResult, error) {
 	if g.MaxMoves() >= distPayload { // an ExitGame's exits count one more
 		return nil, fmt.Errorf("engine: %d moves per position are too many for the distributed engine", g.MaxMoves())
@@ -111,7 +118,8 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 		return nil, err
 	}
 	d := &distSolver{g: g, comm: comm, n: n, lo: lo, block: rankBlock(n, ranks), ranks: ranks,
-		workers: parallel.Workers(opt.Workers), state: make([]uint32, hi-lo), roundBytes: cmp.Or(opt.RoundBytes, DistRoundBytes)}
+		workers: parallel.Workers(opt.Workers), roundBytes: cmp.Or(opt.RoundBytes, DistRoundBytes)}
+	d.state, d.stateMem = newStates(hi - lo)
 	if eg, ok := g.(ExitGame); ok {
 		d.exits = newDistExits(eg, hi-lo)
 	}
@@ -128,7 +136,7 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 		}
 		ck.last = time.Now()
 		if resumed {
-			prog.Resumed(d.resolvedBefore())
+			prog.Resumed(d.resolvedBefore(first))
 		}
 	}
 	if !resumed {
@@ -143,15 +151,11 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 	}
 	// The frontier's size over all ranks: here, then from each level's
 	// reduction of its counts.
-	size, err := comm.Sum([]uint64{uint64(len(d.frontier))})
+	size, err := comm.Sum([]uint64{d.atDepth(first)})
 	if err != nil {
 		return nil, err
 	}
-	largest, err := comm.Max([]uint64{uint64(len(d.frontier))})
-	if err != nil {
-		return nil, err
-	}
-	next, most := size[0], largest[0]
+	next := size[0]
 	// A level with an empty frontier everywhere may still have exit
 	// actions (an ExitGame's).
 	for depth := first; next != 0 || depth < d.exitLevels; depth++ {
@@ -164,9 +168,9 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 		if next != 0 {
 			maxDepth = depth
 		}
-		prog.Level(depth, uint64(len(d.frontier)))
+		prog.Level(depth, next)
 		var save bool
-		if next, most, save, err = d.level(ctx, depth, next, most, ck != nil && comm.Rank() == 0 && ck.due()); err != nil {
+		if next, save, err = d.level(ctx, depth, next, ck != nil && comm.Rank() == 0 && ck.due()); err != nil {
 			return nil, err
 		}
 		if save && (next != 0 || depth+1 < d.exitLevels) {
@@ -176,7 +180,7 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 		}
 	}
 	prog.SetPhase("counting")
-	r := &DistResult{Record: d.stats, Lo: lo, Hi: hi, comm: comm, n: n, own: wordValues(d.state), maxDepth: maxDepth, edges: d.edges()}
+	r := &DistResult{Record: d.stats, Lo: lo, Hi: hi, comm: comm, n: n, own: wordValues{d.state, d.stateMem}, maxDepth: maxDepth, edges: d.edges()}
 	if err := r.finish(tallyWords(d.state, lo, maxDepth), opt.Keep); err != nil {
 		return nil, err
 	}
@@ -218,9 +222,9 @@ const DistBytesPerIndex = 4
 // received: three times DistRoundBytes at most). With gather (a game whose
 // answer is every position's value, DistResult.Gather), rank 0 also holds
 // every rank's words (4 bytes per index of the game) and the Result it
-// builds from them (2 bits and a 16-bit depth per index). The lists of a
-// level's positions, 8 bytes each, are not counted: a level holds a few
-// percent of the positions.
+// builds from them (2 bits and a 16-bit depth per index). A level's
+// frontier takes no memory of its own: it is the positions whose state
+// says they were resolved at its depth.
 func DistBytes(n, maxMoves uint64, ranks int, gather bool) uint64 {
 	own := n/uint64(max(ranks, 1)) + 1
 	b := DistBytesPerIndex*own + 3*min(DistRoundBytes, 8*max(maxMoves, 1)*own)
@@ -231,14 +235,17 @@ func DistBytes(n, maxMoves uint64, ranks int, gather bool) uint64 {
 }
 
 type distSolver struct {
-	g        implicit.Game
-	comm     Comm
-	n, lo    uint64
-	block    uint64 // the ranks' block: index p belongs to rank p / block
-	ranks    int
-	workers  int
+	g       implicit.Game
+	comm    Comm
+	n, lo   uint64
+	block   uint64 // the ranks' block: index p belongs to rank p / block
+	ranks   int
+	workers int
+	// state holds this rank's positions' states (outside the Go heap
+	// where large: stateMem keeps its mapping). A level's frontier is the
+	// positions resolved at its depth, found by a scan of the range.
 	state    []uint32
-	frontier []uint64 // this level's positions, this rank's, as indices
+	stateMem any
 	// roundBytes bounds the messages of a round (Options.RoundBytes).
 	roundBytes uint64
 	stats      DistRecord
@@ -262,16 +269,43 @@ func (d *distSolver) edges() uint64 {
 }
 
 // resolvedBefore counts the positions of this rank's range that levels
-// before the frontier resolved (for the progress lines of a resumed solve):
-// the wins and losses, less the frontier's.
-func (d *distSolver) resolvedBefore() uint64 {
+// before depth resolved (for the progress lines of a resumed solve).
+func (d *distSolver) resolvedBefore(depth uint64) uint64 {
 	var k uint64
 	for _, x := range d.state {
-		if v := Value(x >> distShift); v == Win || v == Loss {
+		if v := Value(x >> distShift); (v == Win || v == Loss) && uint64(x&distPayload) < depth {
 			k++
 		}
 	}
-	return k - uint64(len(d.frontier))
+	return k
+}
+
+// atDepth counts this rank's positions resolved at depth: the frontier of
+// that level.
+func (d *distSolver) atDepth(depth uint64) uint64 {
+	var k uint64
+	for _, x := range d.state {
+		if inFrontier(x, depth) {
+			k++
+		}
+	}
+	return k
+}
+
+// inFrontier says whether state x is of a position resolved at depth.
+func inFrontier(x uint32, depth uint64) bool {
+	v := Value(x >> distShift)
+	return (v == Win || v == Loss) && uint64(x&distPayload) == depth
+}
+
+// newStates returns n zero states, mapped apart from the Go heap where
+// they are large (bitset's huge pages), and what holds the mapping.
+func newStates(n uint64) ([]uint32, any) {
+	c := bitset.NewCounters(n, 32)
+	if s, ok := c.Lanes32(); ok {
+		return s, c
+	}
+	return make([]uint32, n), nil
 }
 
 // classify stores the kind or move count of each of this rank's positions;
@@ -283,39 +317,28 @@ func (d *distSolver) classify(ctx context.Context, prog *Progress) error {
 	}
 	n := uint64(len(d.state))
 	classify := implicit.ClassifierOf(d.g)
-	chunk := parallel.ChunkFor(n, d.workers, 4096)
-	found := make([][]uint64, (n+chunk-1)/chunk)
-	err := parallel.For(ctx, d.workers, n, chunk, func(_ int, lo, hi uint64) error {
-		var buf, ends []uint64
+	return parallel.For(ctx, d.workers, n, parallel.ChunkFor(n, d.workers, 4096), func(_ int, lo, hi uint64) error {
+		var buf []uint64
 		for j := lo; j < hi; j++ {
 			var kind implicit.Kind
 			var k uint64
 			kind, k, buf = classify(d.lo+j, buf)
-			if d.start(j, kind, k) {
-				ends = append(ends, d.lo+j)
-			}
+			d.start(j, kind, k)
 		}
-		found[lo/chunk] = ends
 		prog.Advance(hi - lo)
 		return nil
 	})
-	for _, f := range found {
-		d.frontier = append(d.frontier, f...)
-	}
-	return err
 }
 
 // start stores the state of this rank's j-th position, of the given kind
-// and number of moves, and reports whether it is in the frontier of depth
-// 0.
-func (d *distSolver) start(j uint64, kind implicit.Kind, moves uint64) bool {
-	v, frontier := initial(kind, moves)
-	if v == Draw {
+// and number of moves: the terminal ones (and inner ones without a move,
+// losses) are resolved at depth 0, the frontier of level 0.
+func (d *distSolver) start(j uint64, kind implicit.Kind, moves uint64) {
+	if v, _ := initial(kind, moves); v == Draw {
 		d.state[j] = uint32(moves)
 	} else {
 		d.state[j] = uint32(v) << distShift
 	}
-	return frontier
 }
 
 // DistRoundBytes bounds the messages one rank sends in a round of a
@@ -326,126 +349,159 @@ func (d *distSolver) start(j uint64, kind implicit.Kind, moves uint64) bool {
 const DistRoundBytes = 1 << 20
 
 // level expands the frontier of the given depth, whose size over all
-// ranks is frontier and on the largest rank most: the un-moves of each of
-// its positions update this rank's own positions at once (atomically, as
-// Parallel does) and become messages to the other ranks' owners, applied
-// after the exchange. The frontier goes in rounds, the same number on
-// every rank, each of a part small enough that its messages stay within
-// about DistRoundBytes. The positions resolved are the next frontier,
-// whose size over all ranks and on the largest rank it returns, and
-// whether a checkpoint is to be saved before the next level (some rank
-// asked, with wantSave).
-func (d *distSolver) level(ctx context.Context, depth, frontier, most uint64, wantSave bool) (uint64, uint64, bool, error) {
-	perRound := max(d.roundBytes/8/max(d.g.MaxMoves(), 1), 1)
-	rounds := max((most+perRound-1)/perRound, 1)
-	next := make([][]uint64, d.workers)
-	var walked, crossing uint64
+// ranks is frontier: the un-moves of each of its positions update this
+// rank's own positions at once (atomically, as Parallel does) and become
+// messages to the other ranks' owners, applied after the exchange. The
+// frontier goes in rounds: the workers scan the range in order, a chunk at
+// a time, until this rank's messages reach about Options.RoundBytes, then
+// the ranks exchange them; rounds go on while some rank has positions
+// left. It returns the size over all ranks of the next frontier (the
+// positions resolved), and whether a checkpoint is to be saved before the
+// next level (some rank asked, with wantSave).
+func (d *distSolver) level(ctx context.Context, depth, frontier uint64, wantSave bool) (uint64, bool, error) {
+	var walked, crossing, resolved uint64
 	var computed, exchanged time.Duration
-	all := d.frontier
-	for k := range rounds {
-		part := all[uint64(len(all))*k/rounds : uint64(len(all))*(k+1)/rounds]
-		w, c, comp, exch, err := d.round(ctx, part, depth, next)
+	for from := uint64(0); ; {
+		to, w, c, r, comp, exch, err := d.round(ctx, from, depth)
 		if err != nil {
-			return 0, 0, false, err
+			return 0, false, err
 		}
-		walked, crossing, computed, exchanged = walked+w, crossing+c, computed+comp, exchanged+exch
+		walked, crossing, resolved = walked+w, crossing+c, resolved+r
+		computed, exchanged = computed+comp, exchanged+exch
+		from = to
+		left, err := d.comm.Max([]uint64{uint64(len(d.state)) - from})
+		if err != nil {
+			return 0, false, err
+		}
+		if left[0] == 0 {
+			break
+		}
 	}
 	if d.exits != nil {
 		start := time.Now()
-		if err := d.applyExits(ctx, depth, next); err != nil {
-			return 0, 0, false, err
+		var k atomic.Uint64
+		if err := d.applyExits(ctx, depth, &k); err != nil {
+			return 0, false, err
 		}
+		resolved += k.Load()
 		computed += time.Since(start)
-	}
-	d.frontier = d.frontier[:0]
-	for _, l := range next {
-		d.frontier = append(d.frontier, l...)
 	}
 	save := uint64(0)
 	if wantSave {
 		save = 1
 	}
-	sums, err := d.comm.Sum([]uint64{walked, crossing, uint64(len(d.frontier)), save})
+	sums, err := d.comm.Sum([]uint64{walked, crossing, resolved, save})
 	if err != nil {
-		return 0, 0, false, err
+		return 0, false, err
 	}
-	maxes, err := d.comm.Max([]uint64{uint64(computed), uint64(exchanged), uint64(len(d.frontier))})
+	maxes, err := d.comm.Max([]uint64{uint64(computed), uint64(exchanged)})
 	if err != nil {
-		return 0, 0, false, err
+		return 0, false, err
 	}
 	d.stats.Levels = append(d.stats.Levels, DistLevel{Frontier: frontier, Edges: sums[0], Crossing: sums[1],
 		Bytes: 8 * sums[1], Compute: time.Duration(maxes[0]), Exchange: time.Duration(maxes[1])})
-	return sums[2], maxes[2], sums[3] != 0, nil
+	return sums[2], sums[3] != 0, nil
 }
 
-// round expands part of a level's frontier and exchanges its messages:
-// the positions it resolves are appended to next (a list per worker). It
-// returns the un-moves walked, those to other ranks' positions, and the
-// time spent computing and exchanging.
-func (d *distSolver) round(ctx context.Context, part []uint64, depth uint64, next [][]uint64) (uint64, uint64, time.Duration, time.Duration, error) {
+// round expands the frontier's positions in this rank's range from from
+// on, a chunk at a time taken in order by the workers, until their
+// messages reach about d.roundBytes, and exchanges the messages. It
+// returns where it stopped (every position before was done, none after),
+// the un-moves walked, those to other ranks' positions, the positions
+// resolved, and the time spent computing and exchanging.
+func (d *distSolver) round(ctx context.Context, from, depth uint64) (to, walked, crossing, resolved uint64, computed, exchanged time.Duration, err error) {
 	start := time.Now()
 	me := d.comm.Rank()
-	// Each chunk of the frontier fills its own outboxes, so the messages
-	// come out in the frontier's order whatever the workers.
-	chunk := parallel.ChunkFor(uint64(len(part)), d.workers, 256)
-	boxes := make([][][]uint64, (uint64(len(part))+chunk-1)/chunk)
-	edges := make([]uint64, len(boxes))
-	err := parallel.For(ctx, d.workers, uint64(len(part)), chunk, func(w int, lo, hi uint64) error {
-		out := make([][]uint64, d.ranks)
-		var buf []uint64
-		var walked uint64
-		for _, t := range part[lo:hi] {
-			loss := uint64(0)
-			if Value(atomic.LoadUint32(&d.state[t-d.lo])>>distShift) == Loss {
-				loss = 1
-			}
-			buf = d.g.Unmoves(t, buf[:0])
-			walked += uint64(len(buf))
-			for _, p := range buf {
-				if r := int(p / d.block); r != me {
-					out[r] = append(out[r], p<<1|loss)
-				} else if d.apply(p, loss, depth+1) {
-					next[w] = append(next[w], p)
+	n := uint64(len(d.state))
+	chunk := parallel.ChunkFor(n, d.workers, 4096)
+	// Each chunk fills its own outboxes, so the messages come out in the
+	// range's order whatever the workers.
+	var boxes [][][]uint64
+	var mu sync.Mutex
+	var next, sent, edges, done atomic.Uint64
+	next.Store(from)
+	g, gctx := errgroup.WithContext(ctx)
+	for range d.workers {
+		g.Go(func() error {
+			var buf []uint64
+			for sent.Load() < d.roundBytes {
+				if err := gctx.Err(); err != nil {
+					return err
 				}
+				lo := next.Add(chunk) - chunk
+				if lo >= n {
+					return nil
+				}
+				hi := min(lo+chunk, n)
+				out := make([][]uint64, d.ranks)
+				var walked, resolved, bytes uint64
+				for j := lo; j < hi; j++ {
+					x := atomic.LoadUint32(&d.state[j])
+					if !inFrontier(x, depth) {
+						continue
+					}
+					loss := uint64(0)
+					if Value(x>>distShift) == Loss {
+						loss = 1
+					}
+					buf = d.g.Unmoves(d.lo+j, buf[:0])
+					walked += uint64(len(buf))
+					for _, p := range buf {
+						if r := int(p / d.block); r != me {
+							out[r] = append(out[r], p<<1|loss)
+							bytes += 8
+						} else if d.apply(p, loss, depth+1) {
+							resolved++
+						}
+					}
+				}
+				k := (lo - from) / chunk
+				mu.Lock()
+				for uint64(len(boxes)) <= k {
+					boxes = append(boxes, nil)
+				}
+				boxes[k] = out
+				mu.Unlock()
+				sent.Add(bytes)
+				edges.Add(walked)
+				done.Add(resolved)
 			}
-		}
-		boxes[lo/chunk], edges[lo/chunk] = out, walked
-		return nil
-	})
-	if err != nil {
-		return 0, 0, 0, 0, err
+			return nil
+		})
 	}
+	if err := g.Wait(); err != nil {
+		return 0, 0, 0, 0, 0, 0, err
+	}
+	to = min(next.Load(), n)
 	send := make([][]uint64, d.ranks)
-	var walked, crossing uint64
-	for k, out := range boxes {
-		walked += edges[k]
-		for r := range send {
-			crossing += uint64(len(out[r]))
-		}
-	}
 	for r := range send {
 		if r == me {
 			continue
 		}
 		var size int
 		for _, out := range boxes {
-			size += len(out[r])
+			if out != nil {
+				size += len(out[r])
+			}
 		}
+		crossing += uint64(size)
 		send[r] = make([]uint64, 0, size)
 		for _, out := range boxes {
-			send[r] = append(send[r], out[r]...)
-			out[r] = nil
+			if out != nil {
+				send[r] = append(send[r], out[r]...)
+				out[r] = nil
+			}
 		}
 	}
 	boxes = nil
-	computed := time.Since(start)
+	computed = time.Since(start)
 	start = time.Now()
 	recv, err := d.comm.Exchange(send)
 	if err != nil {
-		return 0, 0, 0, 0, err
+		return 0, 0, 0, 0, 0, 0, err
 	}
 	send = nil
-	exchanged := time.Since(start)
+	exchanged = time.Since(start)
 	start = time.Now()
 	for r, msgs := range recv {
 		if r == me || len(msgs) == 0 {
@@ -453,19 +509,21 @@ func (d *distSolver) round(ctx context.Context, part []uint64, depth uint64, nex
 		}
 		chunk := parallel.ChunkFor(uint64(len(msgs)), d.workers, 4096)
 		err := parallel.For(ctx, d.workers, uint64(len(msgs)), chunk, func(w int, lo, hi uint64) error {
+			var k uint64
 			for _, m := range msgs[lo:hi] {
 				if d.apply(m>>1, m&1, depth+1) {
-					next[w] = append(next[w], m>>1)
+					k++
 				}
 			}
+			done.Add(k)
 			return nil
 		})
 		if err != nil {
-			return 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, 0, err
 		}
 		recv[r] = nil
 	}
-	return walked, crossing, computed + time.Since(start), exchanged, nil
+	return to, edges.Load(), crossing, done.Load(), computed + time.Since(start), exchanged, nil
 }
 
 // apply resolves this rank's position p for one of its moves: to a loss

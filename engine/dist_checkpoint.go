@@ -17,9 +17,10 @@ import (
 )
 
 // A distributed solve's checkpoint (RETRODC1) is one file per rank and level saved,
-// Path.rank-R-of-N.level-L: the rank's states and its part of the
-// frontier at the barrier before level L, and for an ExitGame the words of
-// its exit actions' lanes. All ranks save at the same
+// Path.rank-R-of-N.level-L: the rank's states at the barrier before level
+// L (the frontier is the positions resolved at depth L; files of an older
+// retro list it too, and are read), and for an ExitGame the words of its
+// exit actions' lanes. All ranks save at the same
 // barrier (rank 0 decides when, in the level's reduction) and each removes
 // its older files only once every rank has saved the new one, so that a
 // crash at any moment leaves a level that every rank has. A solve goes on
@@ -94,7 +95,7 @@ const distHeadLen = headLen + 8*9
 func (d *distSolver) header(c *Checkpoint, depth, maxDepth, edges uint64) distHeader {
 	return distHeader{fingerprint: c.fingerprintSum(), n: d.n,
 		ranks: uint64(d.ranks), rank: uint64(d.comm.Rank()), lo: d.lo, hi: d.lo + uint64(len(d.state)),
-		depth: depth, maxDepth: maxDepth, edges: edges, frontier: uint64(len(d.frontier))}
+		depth: depth, maxDepth: maxDepth, edges: edges}
 }
 
 // save writes every rank's checkpoint at the barrier before level depth
@@ -145,7 +146,6 @@ func (d *distSolver) writeCheckpoint(c *Checkpoint, h distHeader) error {
 			binary.LittleEndian.PutUint32(b[:], s)
 			w.Write(b[:])
 		}
-		writeWords(w, d.frontier)
 		if d.exits != nil {
 			writeWords(w, d.exits.lanes.Words())
 		}
@@ -166,7 +166,6 @@ func (d *distSolver) resume(c *Checkpoint) (depth, maxDepth, edges uint64, resum
 	})
 	if err != nil || !resumed {
 		// A rank's file is damaged or gone: start over, all of them.
-		d.frontier = d.frontier[:0]
 		return 0, 0, 0, false, err
 	}
 	return depth, h.maxDepth, h.edges, true, nil
@@ -288,8 +287,10 @@ func (d *distSolver) load(c *Checkpoint, level uint64) (distHeader, error) {
 		}
 		d.state[j] = binary.LittleEndian.Uint32(b[:])
 	}
-	d.frontier = make([]uint64, h.frontier)
-	if err := readWords(r, d.frontier); err != nil {
+	// Files of an older retro list the frontier, which is the positions
+	// resolved at depth L.
+	frontier := make([]uint64, h.frontier)
+	if err := readWords(r, frontier); err != nil {
 		return h, err
 	}
 	if d.exits != nil {
@@ -304,7 +305,7 @@ func (d *distSolver) load(c *Checkpoint, level uint64) (distHeader, error) {
 	if binary.LittleEndian.Uint32(b[:]) != sum.Sum32() {
 		return h, fmt.Errorf("checkpoint %s: damaged (its checksum is wrong)", path)
 	}
-	for _, p := range d.frontier {
+	for _, p := range frontier {
 		if p < h.lo || p >= h.hi {
 			return h, fmt.Errorf("checkpoint %s: frontier position %d outside the rank's range", path, p)
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
@@ -26,11 +27,9 @@ func newDistExits(eg ExitGame, n uint64) *exitEvents {
 // one more move, which only an exit action of ExitToWins takes back.
 func (d *distSolver) classifyExits(ctx context.Context, eg ExitGame, prog *Progress) error {
 	n := uint64(len(d.state))
-	chunk := parallel.ChunkFor(n, d.workers, 4096)
-	found := make([][]uint64, (n+chunk-1)/chunk)
 	var mu sync.Mutex
-	err := parallel.For(ctx, d.workers, n, chunk, func(_ int, lo, hi uint64) error {
-		var buf, ends []uint64
+	return parallel.For(ctx, d.workers, n, parallel.ChunkFor(n, d.workers, 4096), func(_ int, lo, hi uint64) error {
+		var buf []uint64
 		var levels []uint64 // actions per level, of this chunk
 		for j := lo; j < hi; j++ {
 			kind, k, exit, b := eg.ClassifyExits(d.lo+j, buf)
@@ -45,23 +44,16 @@ func (d *distSolver) classifyExits(ctx context.Context, eg ExitGame, prog *Progr
 					levels[e>>1-1]++
 				}
 			}
-			if d.start(j, kind, k) {
-				ends = append(ends, d.lo+j)
-			}
+			d.start(j, kind, k)
 		}
 		mu.Lock()
 		for l, k := range levels {
 			d.exits.count(uint64(l+1)<<1, k)
 		}
 		mu.Unlock()
-		found[lo/chunk] = ends
 		prog.Advance(hi - lo)
 		return nil
 	})
-	for _, f := range found {
-		d.frontier = append(d.frontier, f...)
-	}
-	return err
 }
 
 // agreeExits sets the number of levels with an exit action on some rank
@@ -79,15 +71,16 @@ func (d *distSolver) agreeExits() error {
 }
 
 // applyExits applies this rank's exit actions of level depth, as a
-// level's messages are applied: the positions they resolve join next.
-func (d *distSolver) applyExits(ctx context.Context, depth uint64, next [][]uint64) error {
-	return d.exits.scan(ctx, d.workers, depth, func(w int, j uint64, decrement bool) {
+// level's messages are applied, and counts the positions they resolve in
+// resolved.
+func (d *distSolver) applyExits(ctx context.Context, depth uint64, resolved *atomic.Uint64) error {
+	return d.exits.scan(ctx, d.workers, depth, func(_ int, j uint64, decrement bool) {
 		loss := uint64(1)
 		if decrement {
 			loss = 0
 		}
 		if d.apply(d.lo+j, loss, depth+1) {
-			next[w] = append(next[w], d.lo+j)
+			resolved.Add(1)
 		}
 	})
 }

@@ -44,13 +44,16 @@ type rankValues interface {
 
 // wordValues are the distributed engine's states once solved: the value
 // code in the top two bits (unresolved: a draw), the depth below.
-type wordValues []uint32
+type wordValues struct {
+	w    []uint32
+	keep any // what holds w's memory (newStates)
+}
 
-func (w wordValues) Lookup(j uint64) (Value, uint64, error) { return wordValue(w[j]) }
+func (w wordValues) Lookup(j uint64) (Value, uint64, error) { return wordValue(w.w[j]) }
 
 func (w wordValues) LookupRange(lo, hi uint64, vals []Value, depths []uint64) error {
 	for j := lo; j < hi; j++ {
-		vals[j-lo], depths[j-lo], _ = wordValue(w[j])
+		vals[j-lo], depths[j-lo], _ = wordValue(w.w[j])
 	}
 	return nil
 }
