@@ -147,11 +147,10 @@ func (w *World) Exchange(send [][]uint64) ([][]uint64, error) {
 	if err := check("MPI_Alltoall", C.retro_alltoall_u64(ptr(counts), ptr(incoming))); err != nil {
 		return nil, err
 	}
-	recv := make([][]uint64, w.ranks)
-	var most uint64
-	for r := range recv {
-		recv[r] = make([]uint64, incoming[r])
+	var most, total uint64
+	for r := range incoming {
 		most = max(most, incoming[r], counts[r])
+		total += incoming[r]
 	}
 	// Each round moves at most per words between any two ranks, so a
 	// rank's total per round fits in a C int.
@@ -160,8 +159,32 @@ func (w *World) Exchange(send [][]uint64) ([][]uint64, error) {
 	if err != nil {
 		return nil, err
 	}
+	// What each rank receives lies in one array, in rank order: in one
+	// round, MPI writes it there at once.
+	all := make([]uint64, total)
+	recv := make([][]uint64, w.ranks)
 	scounts, sdispls := make([]C.int, w.ranks), make([]C.int, w.ranks)
 	rcounts, rdispls := make([]C.int, w.ranks), make([]C.int, w.ranks)
+	var at uint64
+	for r := range w.ranks {
+		recv[r] = all[at : at+incoming[r] : at+incoming[r]]
+		rcounts[r], rdispls[r] = C.int(incoming[r]), C.int(at)
+		at += incoming[r]
+	}
+	if rounds[0] == 1 {
+		sbuf, ok := adjacent(send)
+		for r := range w.ranks {
+			scounts[r] = C.int(len(send[r]))
+			if r > 0 {
+				sdispls[r] = sdispls[r-1] + scounts[r-1]
+			}
+			if !ok {
+				sbuf = append(sbuf, send[r]...)
+			}
+		}
+		rc := C.retro_alltoallv(ptr(sbuf), &scounts[0], &sdispls[0], ptr(all), &rcounts[0], &rdispls[0])
+		return recv, check("MPI_Alltoallv", rc)
+	}
 	var sbuf, rbuf []uint64
 	for k := range rounds[0] {
 		sbuf, rbuf = sbuf[:0], rbuf[:0]
@@ -184,6 +207,31 @@ func (w *World) Exchange(send [][]uint64) ([][]uint64, error) {
 		}
 	}
 	return recv, nil
+}
+
+// adjacent returns the words of the slices of send as one slice, and
+// true, where they lie one after another in one array (engine's sends
+// do), so that MPI sends them from where they are.
+func adjacent(send [][]uint64) ([]uint64, bool) {
+	var start unsafe.Pointer
+	var n uintptr
+	for _, b := range send {
+		if len(b) == 0 {
+			continue
+		}
+		p := unsafe.Pointer(&b[0])
+		switch {
+		case start == nil:
+			start = p
+		case p != unsafe.Add(start, n*8):
+			return nil, false
+		}
+		n += uintptr(len(b))
+	}
+	if start == nil {
+		return nil, true
+	}
+	return unsafe.Slice((*uint64)(start), n), true
 }
 
 // window returns round k's part of b, rounds of per words.

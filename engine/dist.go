@@ -473,25 +473,14 @@ func (d *distSolver) round(ctx context.Context, from, depth uint64) (to, walked,
 		return 0, 0, 0, 0, 0, 0, err
 	}
 	to = min(next.Load(), n)
-	send := make([][]uint64, d.ranks)
-	for r := range send {
-		if r == me {
-			continue
+	send := joinSends(d.ranks, me, len(boxes), func(k, r int) []uint64 {
+		if boxes[k] == nil {
+			return nil
 		}
-		var size int
-		for _, out := range boxes {
-			if out != nil {
-				size += len(out[r])
-			}
-		}
-		crossing += uint64(size)
-		send[r] = make([]uint64, 0, size)
-		for _, out := range boxes {
-			if out != nil {
-				send[r] = append(send[r], out[r]...)
-				out[r] = nil
-			}
-		}
+		return boxes[k][r]
+	})
+	for _, b := range send {
+		crossing += uint64(len(b))
 	}
 	boxes = nil
 	computed = time.Since(start)
@@ -524,6 +513,34 @@ func (d *distSolver) round(ctx context.Context, from, depth uint64) (to, walked,
 		recv[r] = nil
 	}
 	return to, edges.Load(), crossing, done.Load(), computed + time.Since(start), exchanged, nil
+}
+
+// joinSends returns what a rank sends each other rank (all but me) in an
+// exchange, from parts whose k-th holds part(k, r) for rank r: rank r's
+// messages in the order of the parts, the ranks' one after another in one
+// array, so that an exchange over MPI sends them from where they are.
+func joinSends(ranks, me, parts int, part func(k, r int) []uint64) [][]uint64 {
+	var total int
+	for r := range ranks {
+		if r != me {
+			for k := range parts {
+				total += len(part(k, r))
+			}
+		}
+	}
+	all := make([]uint64, 0, total)
+	send := make([][]uint64, ranks)
+	for r := range ranks {
+		if r == me {
+			continue
+		}
+		at := len(all)
+		for k := range parts {
+			all = append(all, part(k, r)...)
+		}
+		send[r] = all[at:len(all):len(all)]
+	}
+	return send
 }
 
 // apply resolves this rank's position p for one of its moves: to a loss

@@ -483,18 +483,9 @@ func (s *leanRank) mark(b *leanRankBuf, j, claim uint64, next uint8) {
 // exchange sends the workers' messages of a round to their ranks and
 // returns what the others sent, with the time it took.
 func (s *leanRank) exchange() ([][]uint64, time.Duration, error) {
-	send := make([][]uint64, s.ranks)
-	for r := range send {
-		if r == s.me {
-			continue
-		}
-		var size int
-		for w := range s.bufs {
-			size += len(s.bufs[w].out[r])
-		}
-		send[r] = make([]uint64, 0, size)
-		for w := range s.bufs {
-			send[r] = append(send[r], s.bufs[w].out[r]...)
+	send := joinSends(s.ranks, s.me, len(s.bufs), func(w, r int) []uint64 { return s.bufs[w].out[r] })
+	for w := range s.bufs {
+		for r := range s.bufs[w].out {
 			s.bufs[w].out[r] = s.bufs[w].out[r][:0]
 		}
 	}
@@ -605,15 +596,12 @@ func (s *leanRank) check(ctx context.Context, from, d uint64) (uint64, time.Dura
 	}
 	parts = parts[:(to-from+s.chunk-1)/s.chunk]
 	// The questions, in the order of the parts.
-	send := make([][]uint64, s.ranks)
-	for _, pd := range parts {
-		if pd == nil {
-			continue
+	send := joinSends(s.ranks, s.me, len(parts), func(k, r int) []uint64 {
+		if parts[k] == nil {
+			return nil
 		}
-		for r := range send {
-			send[r] = append(send[r], pd.ask[r]...)
-		}
-	}
+		return parts[k].ask[r]
+	})
 	for r := range send {
 		s.askBytes += 8 * uint64(len(send[r]))
 	}

@@ -206,6 +206,25 @@ func (c ClassSet) PositionsOf(lo, hi uint64) []uint32 {
 	return p
 }
 
+// Select returns the canonical position of class i (i < Len()): a search
+// of the running counts, then of at most 8 words, where Positions keeps 4
+// bytes a class.
+func (c ClassSet) Select(i uint64) uint64 {
+	b := sort.Search(len(c.Counts)-1, func(b int) bool { return uint64(c.Counts[b+1]) > i })
+	left := i - uint64(c.Counts[b])
+	for wi := 8 * b; ; wi++ {
+		m := c.Bits[wi]
+		if k := uint64(bits.OnesCount64(m)); left >= k {
+			left -= k
+			continue
+		}
+		for ; left > 0; left-- {
+			m &= m - 1
+		}
+		return uint64(wi*64 + bits.TrailingZeros64(m))
+	}
+}
+
 // Len returns the number of classes.
 func (c ClassSet) Len() uint64 { return uint64(c.Counts[len(c.Counts)-1]) }
 

@@ -101,6 +101,9 @@ func TestPositionsOf(t *testing.T) {
 			for range 50 {
 				lo := r.Uint64N(c.Len() + 1)
 				hi := lo + r.Uint64N(c.Len()-lo+1)
+				if lo < c.Len() && c.Select(lo) != uint64(all[lo]) {
+					t.Fatalf("n=%d density=%d: Select(%d) = %d, want %d", n, density, lo, c.Select(lo), all[lo])
+				}
 				if got := c.PositionsOf(lo, hi); !slices.Equal(got, all[lo:hi]) {
 					t.Fatalf("n=%d density=%d: PositionsOf(%d, %d) = %v, want %v", n, density, lo, hi, got, all[lo:hi])
 				}

@@ -90,12 +90,11 @@ func (p *Plan) peaks(g implicit.Tiered, workers int) {
 		var b uint64
 		switch {
 		case p.Split[k]:
-			// A rank's states and messages, its exit actions and class
-			// positions; the class bits are the whole tier's.
-			own := n/uint64(p.Ranks) + 1
-			b = engine.DistBytes(n, g.MaxMoves()+1, p.Ranks, false) + own
+			// A rank's states and messages and its exit actions; the
+			// class bits are the whole tier's.
+			b = engine.DistBytes(n, g.MaxMoves()+1, p.Ranks, false) + n/uint64(p.Ranks) + 1
 			if symmetric {
-				b += t.Size()/8 + 4*own
+				b += t.Size() / 8
 			}
 		case t.NoMovesInside:
 			to, ok := g.(implicit.TierOrderer)

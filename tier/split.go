@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/parallel"
@@ -14,11 +15,12 @@ import (
 
 // A big tier of a shared solve (Options.SplitFrom) is solved by every rank
 // at once: each owns a contiguous range of the tier's entries
-// (engine.RankRange) and keeps only that range's states, exit actions and,
-// for a symmetric game, class positions; the children's files are read by
-// all. The ranks then write the tier's file together, each its own codes
-// at their offset in one file of the shared folder, and rank 0 the rest.
-// The file is the one a single process writes, byte for byte.
+// (engine.RankRange) and keeps only that range's states and exit actions
+// (a symmetric tier's class bits are whole on each rank, its classes'
+// positions found from them); the children's files are read by all. The
+// ranks then write the tier's file together, each its own codes at their
+// offset in one file of the shared folder, and rank 0 the rest. The file
+// is the one a single process writes, byte for byte.
 
 // solveSplit solves tier k on all ranks unless its file is there already,
 // whole, from the same solve; it reports which. Every rank calls it, and
@@ -43,10 +45,8 @@ func (s *solver) solveSplit(ctx context.Context, k int) (resumed bool, err error
 	if err := agree(s.comm, err); err != nil {
 		return false, err
 	}
-	if s.sym != nil {
-		lo, hi := engine.RankRange(v.classes.Len(), ranks, rank)
-		v.first, v.sparse = lo, v.classes.PositionsOf(lo, hi)
-	}
+	// A symmetric tier's class positions are found from its class bits
+	// (view.pos), not kept: 4 bytes an entry less.
 	opt := s.o.Engine
 	if rank != 0 {
 		opt.Progress = nil
@@ -64,6 +64,12 @@ func (s *solver) solveSplit(ctx context.Context, k int) (resumed bool, err error
 	r, err := engine.Distributed(ctx, v, s.comm, opt)
 	if err != nil {
 		return false, err
+	}
+	if s.o.Progress != nil {
+		sum := r.Record.Totals()
+		fmt.Fprintf(s.o.Progress, "retro: tier %s on %d ranks: %d levels, %d un-moves, %d crossing ranks (%.1f%%), %d bytes sent, compute %v, exchange %v (the slowest rank's)\n",
+			t.Name, ranks, len(r.Record.Levels), sum.Edges, sum.Crossing, 100*float64(sum.Crossing)/float64(max(sum.Edges, 1)), sum.Bytes,
+			sum.Compute.Round(time.Millisecond), sum.Exchange.Round(time.Millisecond))
 	}
 	if err := writeSplitStore(ctx, s.comm, path, s.want(k, r.Size()), r, v, parallel.Workers(opt.Workers)); err != nil {
 		return false, err

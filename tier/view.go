@@ -25,8 +25,7 @@ type view struct {
 	tiers    []implicit.Tier
 	lo, hi   uint64            // the tier's positions in g's index
 	classes  implicit.ClassSet // for a symmetric game: the tier's canonical positions
-	sparse   []uint32          // and each class's position, less lo, from class first on
-	first    uint64            // (a rank of a split tier keeps only its own classes')
+	sparse   []uint32          // and each class's position, less lo (nil: found by classes.Select)
 	children []child           // the tier's children, whose files the moves out of it reach
 	maxExit  uint64
 }
@@ -34,7 +33,10 @@ type view struct {
 // pos returns the position in g's index of entry i.
 func (v *view) pos(i uint64) uint64 {
 	if v.sym != nil {
-		return v.lo + uint64(v.sparse[i-v.first])
+		if v.sparse == nil {
+			return v.lo + v.classes.Select(i)
+		}
+		return v.lo + uint64(v.sparse[i])
 	}
 	return v.lo + i
 }
