@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -95,8 +96,8 @@ const (
 // It is Parallel's level-synchronous pass with the lanes cut into ranges
 // (Parallel's comment says why the result does not depend on the order of
 // a level's updates): at level d every rank expands its frontier's
-// un-moves (its positions resolved at depth d, found by a scan of its
-// range), applies the updates to its own positions at once and sends the
+// un-moves (its positions resolved at depth d, a bit each in a bitset of
+// its range), applies the updates to its own positions at once and sends the
 // others, batched per rank, in exchanges of about opt.RoundBytes; a message
 // is a predecessor's index and one bit, "a move to a loss" (a win claim)
 // or "a move to a win" (a decrement). The ranks then agree on the size of
@@ -212,22 +213,21 @@ func distRange(g implicit.Game, comm Comm, opt Options, bytesPerIndex float64, e
 }
 
 // DistBytesPerIndex is the distributed engine's memory per index a rank
-// owns, besides the messages of a level: a 4-byte state.
-const DistBytesPerIndex = 4
+// owns, besides the messages of a level: a 4-byte state, and a bit in
+// each of two frontiers.
+const DistBytesPerIndex = 4.25
 
 // DistBytes returns the memory of the distributed engine's largest rank
 // solving a game of n indices with up to maxMoves moves a position on the
-// given ranks: its range's 4-byte words and the messages of a round (those
+// given ranks: its range's 4-byte words and frontier bits, and the messages of a round (those
 // the workers made, the same put together for the exchange, and those
 // received: three times DistRoundBytes at most). With gather (a game whose
 // answer is every position's value, DistResult.Gather), rank 0 also holds
 // every rank's words (4 bytes per index of the game) and the Result it
-// builds from them (2 bits and a 16-bit depth per index). A level's
-// frontier takes no memory of its own: it is the positions whose state
-// says they were resolved at its depth.
+// builds from them (2 bits and a 16-bit depth per index).
 func DistBytes(n, maxMoves uint64, ranks int, gather bool) uint64 {
 	own := n/uint64(max(ranks, 1)) + 1
-	b := DistBytesPerIndex*own + 3*min(DistRoundBytes, 8*max(maxMoves, 1)*own)
+	b := uint64(DistBytesPerIndex*float64(own)) + 3*min(DistRoundBytes, 8*max(maxMoves, 1)*own)
 	if gather {
 		b += 4*n + n/4 + 2*n
 	}
@@ -242,10 +242,12 @@ type distSolver struct {
 	ranks   int
 	workers int
 	// state holds this rank's positions' states (outside the Go heap
-	// where large: stateMem keeps its mapping). A level's frontier is the
-	// positions resolved at its depth, found by a scan of the range.
+	// where large: stateMem keeps its mapping).
 	state    []uint32
 	stateMem any
+	// cur and next have a bit per position of the range: this level's
+	// frontier, and the next's.
+	cur, next []uint64
 	// roundBytes bounds the messages of a round (Options.RoundBytes).
 	roundBytes uint64
 	stats      DistRecord
@@ -280,13 +282,16 @@ func (d *distSolver) resolvedBefore(depth uint64) uint64 {
 	return k
 }
 
-// atDepth counts this rank's positions resolved at depth: the frontier of
-// that level.
+// atDepth counts this rank's positions resolved at depth, the frontier of
+// that level, and sets their bits in cur.
 func (d *distSolver) atDepth(depth uint64) uint64 {
+	words := (uint64(len(d.state)) + 63) / 64
+	d.cur, d.next = make([]uint64, words), make([]uint64, words)
 	var k uint64
-	for _, x := range d.state {
+	for j, x := range d.state {
 		if inFrontier(x, depth) {
 			k++
+			d.cur[j/64] |= 1 << (j % 64)
 		}
 	}
 	return k
@@ -386,6 +391,8 @@ func (d *distSolver) level(ctx context.Context, depth, frontier uint64, wantSave
 		resolved += k.Load()
 		computed += time.Since(start)
 	}
+	d.cur, d.next = d.next, d.cur
+	clear(d.next)
 	save := uint64(0)
 	if wantSave {
 		save = 1
@@ -413,7 +420,7 @@ func (d *distSolver) round(ctx context.Context, from, depth uint64) (to, walked,
 	start := time.Now()
 	me := d.comm.Rank()
 	n := uint64(len(d.state))
-	chunk := parallel.ChunkFor(n, d.workers, 4096)
+	chunk := max(parallel.ChunkFor(n, d.workers, 4096)/64, 1) * 64 // whole words of cur
 	// Each chunk fills its own outboxes, so the messages come out in the
 	// range's order whatever the workers.
 	var boxes [][][]uint64
@@ -435,23 +442,22 @@ func (d *distSolver) round(ctx context.Context, from, depth uint64) (to, walked,
 				hi := min(lo+chunk, n)
 				out := make([][]uint64, d.ranks)
 				var walked, resolved, bytes uint64
-				for j := lo; j < hi; j++ {
-					x := atomic.LoadUint32(&d.state[j])
-					if !inFrontier(x, depth) {
-						continue
-					}
-					loss := uint64(0)
-					if Value(x>>distShift) == Loss {
-						loss = 1
-					}
-					buf = d.g.Unmoves(d.lo+j, buf[:0])
-					walked += uint64(len(buf))
-					for _, p := range buf {
-						if r := int(p / d.block); r != me {
-							out[r] = append(out[r], p<<1|loss)
-							bytes += 8
-						} else if d.apply(p, loss, depth+1) {
-							resolved++
+				for wi := lo / 64; wi < (hi+63)/64; wi++ {
+					for f := d.cur[wi]; f != 0; f &= f - 1 {
+						j := wi*64 + uint64(bits.TrailingZeros64(f))
+						loss := uint64(0)
+						if Value(atomic.LoadUint32(&d.state[j])>>distShift) == Loss {
+							loss = 1
+						}
+						buf = d.g.Unmoves(d.lo+j, buf[:0])
+						walked += uint64(len(buf))
+						for _, p := range buf {
+							if r := int(p / d.block); r != me {
+								out[r] = append(out[r], p<<1|loss)
+								bytes += 8
+							} else if d.apply(p, loss, depth+1) {
+								resolved++
+							}
 						}
 					}
 				}
@@ -564,7 +570,12 @@ func (d *distSolver) apply(p, loss, depth uint64) bool {
 			next = uint32(Loss)<<distShift | uint32(depth)
 		}
 		if atomic.CompareAndSwapUint32(lane, s, next) {
-			return next>>distShift != 0
+			if next>>distShift == 0 {
+				return false
+			}
+			j := p - d.lo
+			atomic.OrUint64(&d.next[j/64], 1<<(j%64))
+			return true
 		}
 	}
 }
