@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/parallel"
@@ -425,60 +423,46 @@ func (d *distSolver) round(ctx context.Context, from, depth uint64) (to, walked,
 	// range's order whatever the workers.
 	var boxes [][][]uint64
 	var mu sync.Mutex
-	var next, sent, edges, done atomic.Uint64
-	next.Store(from)
-	g, gctx := errgroup.WithContext(ctx)
-	for range d.workers {
-		g.Go(func() error {
-			var buf []uint64
-			for sent.Load() < d.roundBytes {
-				if err := gctx.Err(); err != nil {
-					return err
+	var sent, edges, done atomic.Uint64
+	bufs := make([][]uint64, d.workers) // each worker's un-moves
+	to, err = takeChunks(ctx, d.workers, from, n, chunk, d.roundBytes, &sent, func(w int, lo, hi uint64) {
+		out := make([][]uint64, d.ranks)
+		buf := bufs[w]
+		defer func() { bufs[w] = buf }()
+		var walked, resolved, bytes uint64
+		for wi := lo / 64; wi < (hi+63)/64; wi++ {
+			for f := d.cur[wi]; f != 0; f &= f - 1 {
+				j := wi*64 + uint64(bits.TrailingZeros64(f))
+				loss := uint64(0)
+				if Value(atomic.LoadUint32(&d.state[j])>>distShift) == Loss {
+					loss = 1
 				}
-				lo := next.Add(chunk) - chunk
-				if lo >= n {
-					return nil
-				}
-				hi := min(lo+chunk, n)
-				out := make([][]uint64, d.ranks)
-				var walked, resolved, bytes uint64
-				for wi := lo / 64; wi < (hi+63)/64; wi++ {
-					for f := d.cur[wi]; f != 0; f &= f - 1 {
-						j := wi*64 + uint64(bits.TrailingZeros64(f))
-						loss := uint64(0)
-						if Value(atomic.LoadUint32(&d.state[j])>>distShift) == Loss {
-							loss = 1
-						}
-						buf = d.g.Unmoves(d.lo+j, buf[:0])
-						walked += uint64(len(buf))
-						for _, p := range buf {
-							if r := int(p / d.block); r != me {
-								out[r] = append(out[r], p<<1|loss)
-								bytes += 8
-							} else if d.apply(p, loss, depth+1) {
-								resolved++
-							}
-						}
+				buf = d.g.Unmoves(d.lo+j, buf[:0])
+				walked += uint64(len(buf))
+				for _, p := range buf {
+					if r := int(p / d.block); r != me {
+						out[r] = append(out[r], p<<1|loss)
+						bytes += 8
+					} else if d.apply(p, loss, depth+1) {
+						resolved++
 					}
 				}
-				k := (lo - from) / chunk
-				mu.Lock()
-				for uint64(len(boxes)) <= k {
-					boxes = append(boxes, nil)
-				}
-				boxes[k] = out
-				mu.Unlock()
-				sent.Add(bytes)
-				edges.Add(walked)
-				done.Add(resolved)
 			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+		}
+		k := (lo - from) / chunk
+		mu.Lock()
+		for uint64(len(boxes)) <= k {
+			boxes = append(boxes, nil)
+		}
+		boxes[k] = out
+		mu.Unlock()
+		sent.Add(bytes)
+		edges.Add(walked)
+		done.Add(resolved)
+	})
+	if err != nil {
 		return 0, 0, 0, 0, 0, 0, err
 	}
-	to = min(next.Load(), n)
 	send := joinSends(d.ranks, me, len(boxes), func(k, r int) []uint64 {
 		if boxes[k] == nil {
 			return nil

@@ -30,7 +30,7 @@ func (d *distSolver) classifyExits(ctx context.Context, eg ExitGame, prog *Progr
 	var mu sync.Mutex
 	return parallel.For(ctx, d.workers, n, parallel.ChunkFor(n, d.workers, 4096), func(_ int, lo, hi uint64) error {
 		var buf []uint64
-		var levels []uint64 // actions per level, of this chunk
+		var found exitEvents // this chunk's actions per level
 		for j := lo; j < hi; j++ {
 			kind, k, exit, b := eg.ClassifyExits(d.lo+j, buf)
 			buf = b
@@ -38,16 +38,13 @@ func (d *distSolver) classifyExits(ctx context.Context, eg ExitGame, prog *Progr
 				k++
 				if e, ok := event(exit); ok {
 					d.exits.lanes.Store(j, e)
-					for uint64(len(levels)) <= e>>1-1 {
-						levels = append(levels, 0)
-					}
-					levels[e>>1-1]++
+					found.count(e, 1)
 				}
 			}
 			d.start(j, kind, k)
 		}
 		mu.Lock()
-		for l, k := range levels {
+		for l, k := range found.atLevel {
 			d.exits.count(uint64(l+1)<<1, k)
 		}
 		mu.Unlock()

@@ -396,24 +396,31 @@ const roundChunk = 256
 // budgeted runs body over the words of the range from from on, a chunk of
 // s.chunk words at a time taken in order by the workers, until the
 // round's messages (s.sent, which body adds to) reach s.roundBytes or the
-// words end, and returns where it stopped: every word before was done, none
-// after.
+// words end, and returns where it stopped (takeChunks).
 func (s *leanRank) budgeted(ctx context.Context, from uint64, body func(w int, lo, hi uint64)) (uint64, error) {
-	n := uint64(len(s.nibs.Words()))
+	return takeChunks(ctx, s.workers, from, uint64(len(s.nibs.Words())), s.chunk, s.roundBytes, &s.sent, body)
+}
+
+// takeChunks runs body over [from, n) on the given number of workers, a
+// chunk at a time taken in order, until *sent (which body adds to) reaches
+// budget or the range ends, and returns where it stopped: every chunk
+// before was done, none after. A distributed round ends so, its messages
+// about budget whatever the frontier's density.
+func takeChunks(ctx context.Context, workers int, from, n, chunk, budget uint64, sent *atomic.Uint64, body func(w int, lo, hi uint64)) (uint64, error) {
 	var next atomic.Uint64
 	next.Store(from)
 	g, ctx := errgroup.WithContext(ctx)
-	for w := range s.workers {
+	for w := range workers {
 		g.Go(func() error {
-			for s.sent.Load() < s.roundBytes {
+			for sent.Load() < budget {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				lo := next.Add(s.chunk) - s.chunk
+				lo := next.Add(chunk) - chunk
 				if lo >= n {
 					return nil
 				}
-				body(w, lo, min(lo+s.chunk, n))
+				body(w, lo, min(lo+chunk, n))
 			}
 			return nil
 		})

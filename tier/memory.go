@@ -90,20 +90,20 @@ func (p *Plan) peaks(g implicit.Tiered, workers int) {
 		var b uint64
 		switch {
 		case p.Split[k]:
-			// A rank's states and messages and its exit actions; the
-			// class bits are the whole tier's.
+			// A rank's states and messages, and its exit actions; its
+			// classes' positions come from the class bits.
 			b = engine.DistBytes(n, g.MaxMoves()+1, p.Ranks, false) + n/uint64(p.Ranks) + 1
-			if symmetric {
-				b += t.Size() / 8
-			}
 		case t.NoMovesInside:
 			to, ok := g.(implicit.TierOrderer)
 			b = engine.OnePassBytes(n, ok && to.TierParts(k) > 0)
 		default:
 			b = engine.KindPar.Bytes(n, g.MaxMoves()+1) + 2*n
 		}
-		if symmetric && !p.Split[k] {
-			b += t.Size()/8 + 4*n // class bits, and each class's position
+		if symmetric {
+			b += t.Size() / 8 // the class bits, the whole tier's
+			if !p.Split[k] {
+				b += 4 * n // each class's position
+			}
 		}
 		for _, c := range t.Children {
 			b += p.Entries[c] // a code per entry, mostly one byte

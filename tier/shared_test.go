@@ -95,21 +95,35 @@ func TestSharedRandomDAGs(t *testing.T) {
 		dir := t.TempDir()
 		var progress bytes.Buffer
 		sol, errs := solveShared(ctx, g, tier.Options{Dir: dir, Fingerprint: "test", Engine: engine.Options{Workers: 2}, Progress: &progress}, ranks)
-		for r, err := range errs {
-			if err != nil {
-				t.Fatalf("seed %d, %d ranks: rank %d: %v", seed, ranks, r, err)
-			}
-		}
-		for v := range n {
-			val, d, err := sol.Lookup(v)
-			if err != nil || val != want.Value(v) || d != want.Depth(v) {
-				t.Fatalf("seed %d, %d ranks, vertex %d: %v %d (%v), want %v %d", seed, ranks, v, val, d, err, want.Value(v), want.Depth(v))
-			}
-		}
+		what := fmt.Sprintf("seed %d, %d ranks", seed, ranks)
+		noErrors(t, what, errs)
+		sameValues(t, what, sol, want, n)
 		sol.Close()
 		sameFiles(t, single, dir)
 		if lines := strings.Count(progress.String(), "\n"); lines != len(g.tiers) {
 			t.Fatalf("seed %d: %d progress lines for %d tiers:\n%s", seed, lines, len(g.tiers), progress.String())
+		}
+	}
+}
+
+// noErrors fails if a rank returned an error; what says which solve.
+func noErrors(t *testing.T, what string, errs []error) {
+	t.Helper()
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("%s: rank %d: %v", what, r, err)
+		}
+	}
+}
+
+// sameValues fails unless the n vertices of sol have want's values and
+// depths.
+func sameValues(t *testing.T, what string, sol *tier.Solution, want *engine.Result, n uint64) {
+	t.Helper()
+	for v := range n {
+		val, d, err := sol.Lookup(v)
+		if err != nil || val != want.Value(v) || d != want.Depth(v) {
+			t.Fatalf("%s, vertex %d: %v %d (%v), want %v %d", what, v, val, d, err, want.Value(v), want.Depth(v))
 		}
 	}
 }
@@ -153,11 +167,7 @@ func TestSharedResume(t *testing.T) {
 	}
 	var progress bytes.Buffer
 	sol, errs := solveShared(ctx, g, tier.Options{Dir: dir, Fingerprint: "test", Progress: &progress}, 3)
-	for r, err := range errs {
-		if err != nil {
-			t.Fatalf("rank %d: %v", r, err)
-		}
-	}
+	noErrors(t, "the shared solve", errs)
 	sol.Close()
 	sameFiles(t, single, dir)
 	if got := strings.Count(progress.String(), "already done"); got != kept {
@@ -223,17 +233,9 @@ func TestSharedSplit(t *testing.T) {
 		var progress bytes.Buffer
 		o := tier.Options{Dir: dir, Fingerprint: "test", Engine: engine.Options{Workers: 2, RoundBytes: 64}, Progress: &progress, SplitFrom: split}
 		sol, errs := solveShared(ctx, g, o, ranks)
-		for r, err := range errs {
-			if err != nil {
-				t.Fatalf("seed %d, %d ranks: rank %d: %v", seed, ranks, r, err)
-			}
-		}
-		for v := range n {
-			val, d, err := sol.Lookup(v)
-			if err != nil || val != want.Value(v) || d != want.Depth(v) {
-				t.Fatalf("seed %d, %d ranks, vertex %d: %v %d (%v), want %v %d", seed, ranks, v, val, d, err, want.Value(v), want.Depth(v))
-			}
-		}
+		what := fmt.Sprintf("seed %d, %d ranks", seed, ranks)
+		noErrors(t, what, errs)
+		sameValues(t, what, sol, want, n)
 		sol.Close()
 		sameFiles(t, single, dir)
 		if split == 1 && !strings.Contains(progress.String(), fmt.Sprintf("solved on all %d ranks", ranks)) {
@@ -262,11 +264,7 @@ func TestSharedSplitSymmetric(t *testing.T) {
 		var progress bytes.Buffer
 		o := tier.Options{Dir: dir, Fingerprint: "test", SplitFrom: 1, Engine: engine.Options{RoundBytes: 1 << 10}, Progress: &progress}
 		sol, errs := solveShared(ctx, g, o, ranks)
-		for r, err := range errs {
-			if err != nil {
-				t.Fatalf("%d ranks: rank %d: %v", ranks, r, err)
-			}
-		}
+		noErrors(t, fmt.Sprintf("%d ranks", ranks), errs)
 		sol.Close()
 		sameFiles(t, single, dir)
 		if got := strings.Count(progress.String(), "solved on all"); got != len(g.Tiers()) {
@@ -315,11 +313,7 @@ func TestSharedSplitResume(t *testing.T) {
 	w := &snapshotter{tier: "tier " + g.tiers[0].Name, dir: dir, snap: snap}
 	o := tier.Options{Dir: dir, Fingerprint: "test", SplitFrom: 1, CheckpointEvery: time.Nanosecond, Progress: w}
 	sol, errs := solveShared(ctx, g, o, 3)
-	for r, err := range errs {
-		if err != nil {
-			t.Fatalf("rank %d: %v", r, err)
-		}
-	}
+	noErrors(t, "the first run", errs)
 	sol.Close()
 	if !w.taken {
 		t.Fatalf("no checkpoint deeper than level 1 was saved:\n%s", w.String())
@@ -327,11 +321,7 @@ func TestSharedSplitResume(t *testing.T) {
 	var progress bytes.Buffer
 	o = tier.Options{Dir: snap, Fingerprint: "test", SplitFrom: 1, Progress: &progress}
 	sol, errs = solveShared(ctx, g, o, 3)
-	for r, err := range errs {
-		if err != nil {
-			t.Fatalf("resumed, rank %d: %v", r, err)
-		}
-	}
+	noErrors(t, "resumed", errs)
 	sol.Close()
 	if !strings.Contains(progress.String(), "going on from the checkpoint") {
 		t.Fatalf("the second run did not go on from the checkpoint:\n%s", progress.String())

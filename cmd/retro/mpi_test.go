@@ -147,13 +147,36 @@ func TestMPICheckpointResume(t *testing.T) {
 // once 10 tiers are done, then runs the same command again: it must go on
 // from the finished tiers and write the single process's database.
 func TestMPITieredResume(t *testing.T) {
+	stderr := killAndResume(t, "retro: tier 10 of")
+	if n := strings.Count(stderr, "already done"); n < 10 {
+		t.Fatalf("the second run found %d tiers done, want 10 or more:\n%s", n, stderr)
+	}
+}
+
+// TestMPISplitTierResume kills rank 1 of a tiered solve on 2 ranks in the
+// middle of a tier split across both, once they have saved a checkpoint of
+// it, then runs the same command again: it must go on from that checkpoint
+// and write the single process's database.
+func TestMPISplitTierResume(t *testing.T) {
+	stderr := killAndResume(t, "checkpoint at level 3 saved by every rank", "-split-tiers", "400000", "-checkpoint-every", "1ms")
+	if !strings.Contains(stderr, "going on from the checkpoint at level") {
+		t.Fatalf("the second run did not go on from the split tier's checkpoint:\n%s", stderr)
+	}
+}
+
+// killAndResume solves Quixo 4x4 from 12 cubes tier by tier on 2 ranks
+// with the extra flags, kills rank 1 once standard error shows mark, and
+// runs the same command again: the second run must print and write what
+// one process does. It returns the second run's standard error.
+func killAndResume(t *testing.T, mark string, extra ...string) string {
+	t.Helper()
 	dir := t.TempDir()
 	args := []string{"solve", "quixo", "-n", "4", "-min-cubes", "12", "-tiered"}
 	want := filepath.Join(dir, "single.db")
 	wantOut := runRetro(t, append(args, "-db", want)...)
 	got, tiers := filepath.Join(dir, "shared.db"), filepath.Join(dir, "tiers")
-	args = append(args, "-progress", "-checkpoint", tiers, "-db", got)
-	killRank1(t, "retro: tier 10 of", args...)
+	args = append(append(args, "-progress", "-checkpoint", tiers, "-db", got), extra...)
+	killRank1(t, mark, args...)
 	if _, err := os.Stat(got); err == nil {
 		t.Fatal("a database was left under its final name by a solve that failed")
 	}
@@ -166,45 +189,12 @@ func TestMPITieredResume(t *testing.T) {
 	if stdout.String() != wantOut {
 		t.Fatalf("the second run printed %q, want %q", stdout.String(), wantOut)
 	}
-	if n := strings.Count(stderr.String(), "already done"); n < 10 {
-		t.Fatalf("the second run found %d tiers done, want 10 or more:\n%s", n, stderr.String())
-	}
 	a, _ := os.ReadFile(want)
 	b, err := os.ReadFile(got)
 	if err != nil || !bytes.Equal(a, b) {
 		t.Fatalf("the resumed solve's database differs from the single process's (%v)", err)
 	}
-}
-
-// TestMPISplitTierResume kills rank 1 of a tiered solve on 2 ranks in the
-// middle of a tier split across both, once they have saved a checkpoint of
-// it, then runs the same command again: it must go on from that checkpoint
-// and write the single process's database.
-func TestMPISplitTierResume(t *testing.T) {
-	dir := t.TempDir()
-	args := []string{"solve", "quixo", "-n", "4", "-min-cubes", "12", "-tiered"}
-	want := filepath.Join(dir, "single.db")
-	wantOut := runRetro(t, append(args, "-db", want)...)
-	got, tiers := filepath.Join(dir, "shared.db"), filepath.Join(dir, "tiers")
-	args = append(args, "-progress", "-checkpoint", tiers, "-db", got, "-split-tiers", "400000", "-checkpoint-every", "1ms")
-	killRank1(t, "checkpoint at level 3 saved by every rank", args...)
-	var stdout, stderr bytes.Buffer
-	cmd := mpirun(t, context.Background(), 2, args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("the second run: %v\n%s", err, stderr.String())
-	}
-	if stdout.String() != wantOut {
-		t.Fatalf("the second run printed %q, want %q", stdout.String(), wantOut)
-	}
-	if !strings.Contains(stderr.String(), "going on from the checkpoint at level") {
-		t.Fatalf("the second run did not go on from the split tier's checkpoint:\n%s", stderr.String())
-	}
-	a, _ := os.ReadFile(want)
-	b, err := os.ReadFile(got)
-	if err != nil || !bytes.Equal(a, b) {
-		t.Fatalf("the resumed solve's database differs from the single process's (%v)", err)
-	}
+	return stderr.String()
 }
 
 // killRank1 runs retro args on 2 ranks and kills rank 1 with SIGKILL when
