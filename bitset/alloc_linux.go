@@ -41,3 +41,21 @@ func MapHuge(size uint64) ([]byte, func() error) {
 	syscall.Madvise(b, madvHugepage) // only advice: without it the pages are small
 	return b[:size], func() error { return syscall.Munmap(b) }
 }
+
+// release gives the whole pages of words, part of an array allocWords
+// mapped, back to the system: they read as zero afterwards, and take no
+// memory until written again.
+func release(words []uint64) {
+	const page = 4096
+	if len(words) == 0 {
+		return
+	}
+	start := uintptr(unsafe.Pointer(&words[0]))
+	end := start + uintptr(len(words))*8
+	lo, hi := (start+page-1)&^(page-1), end&^(page-1)
+	if hi <= lo {
+		return
+	}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&words[(lo-start)/8])), hi-lo)
+	syscall.Madvise(b, syscall.MADV_DONTNEED) // only advice: on failure the pages stay
+}

@@ -50,7 +50,9 @@ func (p Nibbles) AtomicOr(i uint64, v uint8) uint8 {
 // LowPairs turns p, in place, into the 2-bit array of the low two bits of
 // its nibbles, and returns it; p must no longer be used. It runs on one
 // goroutine, word by word: value word j is built from nibble words 2j and
-// 2j+1, which no earlier step has overwritten.
+// 2j+1, which no earlier step has overwritten. The half it no longer uses
+// goes back to the system where p was mapped apart from the Go heap: what
+// follows a solve (a database's compressors) fits in it.
 func (p Nibbles) LowPairs() TwoBits {
 	need := (p.n + 31) / 32
 	for j := range need {
@@ -62,6 +64,9 @@ func (p Nibbles) LowPairs() TwoBits {
 		p.words[j] = lo | hi<<32
 	}
 	clear(p.words[need:])
+	if p.mem != nil {
+		release(p.words[need:])
+	}
 	return TwoBits{words: p.words[:need], mem: p.mem}
 }
 

@@ -1,0 +1,48 @@
+package bitset
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// resident returns the process's resident bytes, from /proc/self/statm.
+func resident(t *testing.T) uint64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		t.Skip(err)
+	}
+	pages, err := strconv.ParseUint(strings.Fields(string(b))[1], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages * uint64(os.Getpagesize())
+}
+
+// TestLowPairsReleases checks that LowPairs of nibbles mapped apart from
+// the Go heap keeps every value and gives the half it no longer uses back
+// to the system.
+func TestLowPairsReleases(t *testing.T) {
+	const n = 1 << 27 // 64 MiB of nibbles, mapped
+	p := NewNibbles(n)
+	if p.mem == nil {
+		t.Skip("the nibbles were not mapped")
+	}
+	words := p.Words()
+	for j := range words {
+		words[j] = uint64(j)*0x9e3779b97f4a7c15 | 0x8888_8888_8888_8888 // every page touched
+	}
+	x := func(i uint64) uint8 { return uint8((i>>4)*0x9e3779b97f4a7c15>>((i&15)*4)) & 3 }
+	before := resident(t)
+	pairs := p.LowPairs()
+	after := resident(t)
+	for i := uint64(0); i < n; i += 4093 {
+		if pairs.Get(i) != x(i) {
+			t.Fatalf("value %d is %d after LowPairs, want %d", i, pairs.Get(i), x(i))
+		}
+	}
+	if freed := int64(before) - int64(after); freed < n/4*3/4 { // a quarter of n bytes, less a margin
+		t.Errorf("LowPairs gave back %d bytes of %d nibbles' %d, want about half", freed, n, n/2)
+	}
+}
