@@ -43,7 +43,8 @@ func BlockSize(o Options, maxDepth uint64) (uint64, error) {
 
 // WritePart writes the blocks [first, last) of the section of n values
 // that src describes to a new file at path, as Add would code them under
-// options o (which must be the Writer's): src.Values must answer for every
+// options o (which must be the Writer's, but for Workers: the blocks coded
+// at once, each with its compressor): src.Values must answer for every
 // index of those blocks.
 func WritePart(ctx context.Context, path string, src Source, n, first, last uint64, o Options) (*Part, error) {
 	o, err := o.normalized()
@@ -57,7 +58,7 @@ func WritePart(ctx context.Context, path string, src Source, n, first, last uint
 	if first > last || last > s.NumBlocks() {
 		return nil, fmt.Errorf("db: part of blocks [%d, %d) of a section of %d", first, last, s.NumBlocks())
 	}
-	enc, err := o.encoder()
+	enc, err := o.encoder(o.Workers)
 	if err != nil {
 		return nil, err
 	}

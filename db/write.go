@@ -64,7 +64,6 @@ type Writer struct {
 	off       uint64
 	h         Header
 	o         Options
-	enc       *zstd.Encoder
 	closed    bool // the file is closed
 	done      bool // Close succeeded: Abort has nothing to undo
 }
@@ -80,15 +79,11 @@ func Create(path, game string, args []string, input []byte, o Options) (*Writer,
 	if o.Coding == LossDepths {
 		format = formatLossDepths
 	}
-	enc, err := o.encoder()
-	if err != nil {
-		return nil, err
-	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return nil, fmt.Errorf("db: creating %s: %w", path, err)
 	}
-	w := &Writer{path: path, tmp: f.Name(), f: f, o: o, enc: enc,
+	w := &Writer{path: path, tmp: f.Name(), f: f, o: o,
 		h: Header{Format: format, Game: game, Args: args, GameVersion: o.GameVersion}}
 	if err := w.write([]byte(magic)); err != nil {
 		w.Abort()
@@ -126,10 +121,13 @@ func (o Options) normalized() (Options, error) {
 	return o, nil
 }
 
-// encoder returns the zstd encoder of normalized options.
-func (o Options) encoder() (*zstd.Encoder, error) {
+// encoder returns a zstd encoder of normalized options that compresses
+// on up to concurrency goroutines at once. Each costs a few MiB of tables,
+// so a Writer makes its encoders when it compresses and drops them after:
+// a writer opened at the start of a long solve holds none meanwhile.
+func (o Options) encoder(concurrency int) (*zstd.Encoder, error) {
 	return zstd.NewWriter(nil, zstd.WithEncoderLevel(o.Level), zstd.WithEncoderCRC(false), zstd.WithWindowSize(1<<20),
-		zstd.WithEncoderConcurrency(o.Workers))
+		zstd.WithEncoderConcurrency(concurrency))
 }
 
 func (w *Writer) write(b []byte) error {
@@ -143,7 +141,12 @@ func (w *Writer) write(b []byte) error {
 
 // writeCompressed writes b compressed and returns where it lies.
 func (w *Writer) writeCompressed(b []byte) (Extent, error) {
-	z := w.enc.EncodeAll(b, nil)
+	enc, err := w.o.encoder(1)
+	if err != nil {
+		return Extent{}, err
+	}
+	z := enc.EncodeAll(b, nil)
+	enc.Close()
 	e := Extent{Offset: w.off, Length: uint64(len(z)), CRC: checksum(z), Raw: uint64(len(b))}
 	return e, w.write(z)
 }
@@ -155,7 +158,12 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 	if err != nil {
 		return err
 	}
-	table, err := codeBlocks(ctx, w.enc, w.o.Workers, src, &s, 0, s.NumBlocks(), w.off, w.write)
+	enc, err := w.o.encoder(w.o.Workers)
+	if err != nil {
+		return err
+	}
+	defer enc.Close()
+	table, err := codeBlocks(ctx, enc, w.o.Workers, src, &s, 0, s.NumBlocks(), w.off, w.write)
 	if err != nil {
 		return err
 	}
@@ -425,7 +433,6 @@ func (w *Writer) Close() error {
 		w.Abort()
 		return err
 	}
-	w.enc.Close()
 	w.done = true
 	return nil
 }
@@ -472,5 +479,4 @@ func (w *Writer) Abort() {
 		w.f.Close()
 	}
 	os.Remove(w.tmp)
-	w.enc.Close()
 }
