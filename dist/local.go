@@ -86,10 +86,16 @@ func (c *local) Exchange(send [][]uint64) ([][]uint64, error) {
 	if len(send) != c.g.n {
 		panic("dist: Exchange needs one slice per rank")
 	}
-	parts := c.g.all(c.rank, send)
+	// The sends are copied before they are deposited: a rank may use its
+	// arrays again as soon as Exchange returns, while others still read.
+	mine := make([][]uint64, len(send))
+	for r := range send {
+		mine[r] = slices.Clone(send[r])
+	}
+	parts := c.g.all(c.rank, mine)
 	recv := make([][]uint64, c.g.n)
 	for r, p := range parts {
-		recv[r] = slices.Clone(p.([][]uint64)[c.rank])
+		recv[r] = p.([][]uint64)[c.rank]
 	}
 	return recv, nil
 }

@@ -27,6 +27,8 @@ type Comm interface {
 	Ranks() int
 	// Exchange sends send[r] to rank r, for every r (send[Rank()] included,
 	// or empty), and returns recv: recv[r] is what rank r sent to this one.
+	// It keeps no part of send: the caller may write its arrays again once
+	// it returns.
 	Exchange(send [][]uint64) ([][]uint64, error)
 	// Sum returns, on every rank, the sum over the ranks of v, element by
 	// element; Max their maximum. v has the same length on every rank.
@@ -117,7 +119,7 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 		return nil, err
 	}
 	d := &distSolver{g: g, comm: comm, n: n, lo: lo, block: rankBlock(n, ranks), ranks: ranks,
-		workers: parallel.Workers(opt.Workers), roundBytes: cmp.Or(opt.RoundBytes, DistRoundBytes)}
+		workers: parallel.Workers(opt.Workers), roundBytes: roundBytes(opt, uint64(DistBytesPerIndex*float64(hi-lo)))}
 	d.state, d.stateMem = newStates(hi - lo)
 	if eg, ok := g.(ExitGame); ok {
 		d.exits = newDistExits(eg, hi-lo)
@@ -219,13 +221,14 @@ const DistBytesPerIndex = 4.25
 // solving a game of n indices with up to maxMoves moves a position on the
 // given ranks: its range's 4-byte words and frontier bits, and the messages of a round (those
 // the workers made, the same put together for the exchange, and those
-// received: three times DistRoundBytes at most). With gather (a game whose
+// received: three times roundBytes at most). With gather (a game whose
 // answer is every position's value, DistResult.Gather), rank 0 also holds
 // every rank's words (4 bytes per index of the game) and the Result it
 // builds from them (2 bits and a 16-bit depth per index).
 func DistBytes(n, maxMoves uint64, ranks int, gather bool) uint64 {
 	own := n/uint64(max(ranks, 1)) + 1
-	b := uint64(DistBytesPerIndex*float64(own)) + 3*min(DistRoundBytes, 8*max(maxMoves, 1)*own)
+	state := uint64(DistBytesPerIndex * float64(own))
+	b := state + 3*min(roundBytes(Options{}, state), 8*max(maxMoves, 1)*own)
 	if gather {
 		b += 4*n + n/4 + 2*n
 	}
@@ -348,8 +351,23 @@ func (d *distSolver) start(j uint64, kind implicit.Kind, moves uint64) {
 // level: a level whose frontier would send more is expanded in rounds of
 // part of the frontier, each with its own exchange, so that a rank holds
 // about this much of messages to send and as much received, whatever the
-// size of the level.
+// size of the level. A rank of a small range sends less a round
+// (roundBytes).
 const DistRoundBytes = 1 << 20
+
+// minRoundBytes is the least a round's messages are bounded to: below,
+// an exchange's fixed cost would outweigh its bytes.
+const minRoundBytes = 64 << 10
+
+// roundBytes returns the bound of a rank's messages in a round
+// (Options.RoundBytes, if set) for a rank whose range's state takes
+// state bytes: a 256th of it, from minRoundBytes to DistRoundBytes. A
+// round's messages are held about four times over (made, sorted by rank,
+// received, and the garbage collector's slack), so they stay within a
+// few percent of the rank's memory however few positions it owns.
+func roundBytes(opt Options, state uint64) uint64 {
+	return cmp.Or(opt.RoundBytes, min(max(state/256, minRoundBytes), DistRoundBytes))
+}
 
 // level expands the frontier of the given depth, whose size over all
 // ranks is frontier: the un-moves of each of its positions update this

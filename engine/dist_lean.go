@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math/bits"
@@ -28,8 +27,9 @@ const DistLeanBytesPerIndex = 0.5
 // what Distributed's gather takes.
 func DistLeanBytes(n, maxMoves uint64, ranks int, gather bool) uint64 {
 	own := n/uint64(max(ranks, 1)) + 1
-	round := min(DistRoundBytes, 8*max(maxMoves, 1)*own)
-	b := uint64(float64(own)*DistLeanBytesPerIndex) + 2<<20 + DepthLogBytes(own) + 3*round + round*3/2
+	state := uint64(float64(own) * DistLeanBytesPerIndex)
+	round := min(roundBytes(Options{}, state), 8*max(maxMoves, 1)*own)
+	b := state + 2<<20 + DepthLogBytes(own) + 3*round + round*3/2
 	if gather {
 		b += 4*n + n/4 + 2*n
 	}
@@ -76,10 +76,7 @@ func DistributedLean(ctx context.Context, g implicit.Game, comm Comm, opt Option
 	workers := parallel.Workers(opt.Workers)
 	s := &leanRank{g: g, comm: comm, n: n, lo: lo, hi: hi, block: rankBlock(n, ranks), ranks: ranks, me: rank,
 		workers: workers, nibs: bitset.NewNibbles(hi - lo), bufs: make([]leanRankBuf, workers),
-		roundBytes: cmp.Or(opt.RoundBytes, DistRoundBytes)}
-	for w := range s.bufs {
-		s.bufs[w].out = make([][]uint64, ranks)
-	}
+		roundBytes: roundBytes(opt, uint64(float64(hi-lo)*DistLeanBytesPerIndex))}
 	// A chunk's messages: at most 16 positions a word, each with up to
 	// MaxMoves predecessors of 8 bytes.
 	s.chunk = min(max(s.roundBytes/(16*8*max(g.MaxMoves(), 1)), 1), roundChunk)
@@ -176,6 +173,7 @@ type leanRank struct {
 	nibs       bitset.Nibbles // the range, by index from lo (Lean's nibble bits)
 	log        *depthLog
 	bufs       []leanRankBuf
+	sendBuf    []uint64 // a round's messages by rank, kept from round to round
 	stats      DistRecord
 	roundBytes uint64
 	sent       atomic.Uint64 // bytes of messages made in this round
@@ -189,11 +187,11 @@ type leanRank struct {
 // leanRankBuf is one worker's buffers and tallies, a cache line apart.
 type leanRankBuf struct {
 	preds, moves []uint64
-	out          [][]uint64 // messages per rank, this round
-	edges        uint64     // un-moves walked, all levels
-	claims       uint64     // positions claimed for the next level
-	candidates   uint64     // positions marked as candidates at this level
-	crossing     uint64     // messages of this level
+	out          []uint64 // this round's messages to other ranks, any rank's
+	edges        uint64   // un-moves walked, all levels
+	claims       uint64   // positions claimed for the next level
+	candidates   uint64   // positions marked as candidates at this level
+	crossing     uint64   // messages of this level
 	run          depthRun
 	_            [64 - 8]byte
 }
@@ -460,7 +458,7 @@ func (s *leanRank) expand(b *leanRankBuf, t uint64, v Value, next uint8) {
 	}
 	for _, p := range b.preds {
 		if p < s.lo || p >= s.hi {
-			b.out[s.owner(p)] = append(b.out[s.owner(p)], p<<1|claim)
+			b.out = append(b.out, p<<1|claim)
 			b.crossing++
 			continue
 		}
@@ -488,13 +486,36 @@ func (s *leanRank) mark(b *leanRankBuf, j, claim uint64, next uint8) {
 }
 
 // exchange sends the workers' messages of a round to their ranks and
-// returns what the others sent, with the time it took.
+// returns what the others sent, with the time it took. The messages go
+// from the workers' lists, each in the order made, to one array by rank
+// (a counting sort on the owner), which the next round uses again: a
+// round's messages take their bytes twice, whatever the ranks.
 func (s *leanRank) exchange() ([][]uint64, time.Duration, error) {
-	send := joinSends(s.ranks, s.me, len(s.bufs), func(w, r int) []uint64 { return s.bufs[w].out[r] })
+	at := make([]int, s.ranks+1) // at[r+1]: rank r's messages, then where the next goes
 	for w := range s.bufs {
-		for r := range s.bufs[w].out {
-			s.bufs[w].out[r] = s.bufs[w].out[r][:0]
+		for _, m := range s.bufs[w].out {
+			at[s.owner(m>>1)+1]++
 		}
+	}
+	for r := range s.ranks {
+		at[r+1] += at[r]
+	}
+	total := at[s.ranks]
+	if cap(s.sendBuf) < total {
+		s.sendBuf = make([]uint64, total)
+	}
+	buf := s.sendBuf[:total]
+	send := make([][]uint64, s.ranks)
+	for r := range send {
+		send[r] = buf[at[r]:at[r+1]:at[r+1]]
+	}
+	for w := range s.bufs {
+		for _, m := range s.bufs[w].out {
+			r := s.owner(m >> 1)
+			buf[at[r]] = m
+			at[r]++
+		}
+		s.bufs[w].out = s.bufs[w].out[:0]
 	}
 	start := time.Now()
 	recv, err := s.comm.Exchange(send)

@@ -59,8 +59,9 @@ type Options struct {
 	DepthDir     string
 
 	// RoundBytes bounds the messages a rank of Distributed sends in one
-	// round of a level (DistRoundBytes if 0): the memory of the messages
-	// against the number of exchanges.
+	// round of a level (if 0, a 256th of the rank's state, from 64 KiB to
+	// DistRoundBytes): the memory of the messages against the number of
+	// exchanges.
 	RoundBytes uint64
 }
 

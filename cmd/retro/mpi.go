@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/retro-solver/retro/db"
@@ -11,6 +12,7 @@ import (
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/internal/text"
+	"github.com/retro-solver/retro/parallel"
 )
 
 // joinMPI makes c a rank of the solve that mpirun started, when it started
@@ -163,6 +165,7 @@ func (c *solveRun) saveParts(inst *instance, d *engine.DistResult) error {
 	w := c.world
 	rank, ranks := w.Rank(), w.Ranks()
 	o := c.dbOptions()
+	o.Workers = partWorkers(d.Hi-d.Lo, parallel.Workers(c.workers))
 	bs, err := db.BlockSize(o, d.MaxDepth())
 	if err != nil {
 		return err
@@ -174,6 +177,9 @@ func (c *solveRun) saveParts(inst *instance, d *engine.DistResult) error {
 	src := c.source(c.label, inst, d.MaxDepth())
 	src.Values = d
 	path := fmt.Sprintf("%s.part-%d-of-%d", c.dbPath, rank, ranks)
+	// What the solve's rounds left is garbage now: collected here, its
+	// pages take the compressors' tables instead of new ones.
+	runtime.GC()
 	if c.wantProgress() {
 		fmt.Fprintf(c.env.stderr, "retro: each rank saving its blocks of %d positions to %s.part-*-of-%d\n", d.Size(), c.dbPath, ranks)
 	}
@@ -222,6 +228,15 @@ func (c *solveRun) saveParts(inst *instance, d *engine.DistResult) error {
 		}
 		return receivePart(w, k, sizes[k], out)
 	})
+}
+
+// partWorkers returns the workers that code a rank's part of the
+// database for its range of own positions: as many as the solve's, but
+// their compressors (dbWriterBytes each) kept within an eighth of the
+// least the range's values take (a lean rank's half byte a position), so
+// that a rank with a small range does not outgrow its share writing.
+func partWorkers(own uint64, workers int) int {
+	return int(min(max(own/2/8/dbWriterBytes(1), 1), uint64(workers)))
 }
 
 // sendPart takes part in the gathers that bring rank 0 a part of size
