@@ -121,6 +121,24 @@ func (o Options) normalized() (Options, error) {
 	return o, nil
 }
 
+// EncoderBytes returns about the memory one compressor of a writer under
+// options o takes: zstd's match tables and history at o's level, which a
+// level fixes (TestEncoderBytes measures them). A Writer's Add and
+// WritePart hold Workers of them while they code; the default level of
+// LossDepths, the best, takes five times the others'.
+func EncoderBytes(o Options) uint64 {
+	o, _ = o.normalized() // only the level matters, and it is always set
+	switch o.Level {
+	case zstd.SpeedFastest:
+		return 3 << 20
+	case zstd.SpeedDefault:
+		return 4 << 20
+	case zstd.SpeedBetterCompression:
+		return 5 << 20
+	}
+	return 36 << 20
+}
+
 // encoder returns a zstd encoder of normalized options that compresses
 // on up to concurrency goroutines at once. Each costs a few MiB of tables,
 // so a Writer makes its encoders when it compresses and drops them after:

@@ -11,6 +11,7 @@ import (
 	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/internal/text"
+	"github.com/retro-solver/retro/parallel"
 )
 
 // memoryPlan is a solve's memory estimate, by part: what -max-memory is
@@ -91,12 +92,13 @@ func churnLimit(flag byteSize) uint64 {
 	return limit
 }
 
-// dbWriterBytes is the database writer's memory on workers: per worker,
-// a zstd encoder at its better level and two blocks of DefaultBlockSize
-// bytes in flight, raw and compressed (measured with quixo -n 4 and police
-// 48 x 48: about 6 MiB each).
-func dbWriterBytes(workers int) uint64 {
-	return uint64(workers) * (5<<20 + 4*db.DefaultBlockSize)
+// dbWriterBytes is the memory of the database writer under options o:
+// per worker, a compressor (db.EncoderBytes: 5 MiB at the usual level, 36
+// MiB at -compact's) and two blocks of DefaultBlockSize bytes in flight,
+// raw and compressed (measured with quixo -n 4 and police 48 x 48: about 6
+// MiB each at the usual level).
+func dbWriterBytes(o db.Options) uint64 {
+	return uint64(parallel.Workers(o.Workers)) * (db.EncoderBytes(o) + 4*db.DefaultBlockSize)
 }
 
 // residentBytes returns the memory the process holds now (its resident

@@ -50,7 +50,7 @@ var estimateLine = regexp.MustCompile(`retro: memory about .* \((\d+) bytes in a
 
 // TestMemoryEstimate checks, game by game, that the estimate -max-memory
 // is checked against is within 10% of the peak the solve reaches, with and
-// without -db, and with -stats.
+// without -db (and -compact), and with -stats.
 func TestMemoryEstimate(t *testing.T) {
 	dir := t.TempDir()
 	policeFile := filepath.Join(dir, "p.police")
@@ -62,6 +62,7 @@ func TestMemoryEstimate(t *testing.T) {
 	cases := [][]string{
 		{"police", policeFile},
 		{"police", policeFile, "-db", filepath.Join(dir, "p.db")},
+		{"police", policeFile, "-db", filepath.Join(dir, "c.db"), "-compact"}, // compressors at the best level
 		{"police", policeFile, "-stats"}, // the count of reachable positions after the solve
 		{"graph", graphFile},
 		{"pawns", "testdata/golden/big.pawns"},

@@ -165,7 +165,7 @@ func (c *solveRun) saveParts(inst *instance, d *engine.DistResult) error {
 	w := c.world
 	rank, ranks := w.Rank(), w.Ranks()
 	o := c.dbOptions()
-	o.Workers = partWorkers(d.Hi-d.Lo, parallel.Workers(c.workers))
+	o.Workers = partWorkers(d.Hi-d.Lo, o)
 	bs, err := db.BlockSize(o, d.MaxDepth())
 	if err != nil {
 		return err
@@ -231,12 +231,15 @@ func (c *solveRun) saveParts(inst *instance, d *engine.DistResult) error {
 }
 
 // partWorkers returns the workers that code a rank's part of the
-// database for its range of own positions: as many as the solve's, but
-// their compressors (dbWriterBytes each) kept within an eighth of the
-// least the range's values take (a lean rank's half byte a position), so
-// that a rank with a small range does not outgrow its share writing.
-func partWorkers(own uint64, workers int) int {
-	return int(min(max(own/2/8/dbWriterBytes(1), 1), uint64(workers)))
+// database under options o for its range of own positions: as many as
+// o's, but their compressors (dbWriterBytes of one each) kept within an
+// eighth of the least the range's values take (a lean rank's half byte a
+// position), so that a rank with a small range does not outgrow its share
+// writing.
+func partWorkers(own uint64, o db.Options) int {
+	one := o
+	one.Workers = 1
+	return int(min(max(own/2/8/dbWriterBytes(one), 1), uint64(parallel.Workers(o.Workers))))
 }
 
 // sendPart takes part in the gathers that bring rank 0 a part of size

@@ -450,7 +450,7 @@ func (c *solveRun) prepare(g implicit.Game, start *uint64) (*instance, error) {
 	inst := &instance{game: g, solved: g, start: start,
 		plan: memoryPlan{runtime: c.baseBytes, game: implicit.BytesOf(g), loaded: peakBytes()}}
 	if c.dbPath != "" { // under mpirun every rank writes its part
-		inst.plan.db = dbWriterBytes(parallel.Workers(c.workers))
+		inst.plan.db = dbWriterBytes(c.dbOptions())
 	}
 	if sg, ok := g.(implicit.Symmetric); ok {
 		// The rank tables first: the classes are counted before the

@@ -16,7 +16,6 @@ import (
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/internal/text"
-	"github.com/retro-solver/retro/parallel"
 	"github.com/retro-solver/retro/tier"
 )
 
@@ -108,7 +107,7 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 	}
 	need := c.baseBytes + plan.Peak
 	if c.dbw != nil {
-		need += dbWriterBytes(parallel.Workers(c.workers))
+		need += dbWriterBytes(c.dbOptions())
 	}
 	if c.wantProgress() {
 		fmt.Fprintf(c.env.stderr, "retro: %d tiers; memory about %s at the peak, %s\n",
