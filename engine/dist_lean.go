@@ -491,7 +491,9 @@ func (s *leanRank) mark(b *leanRankBuf, j, claim uint64, next uint8) {
 // (a counting sort on the owner), which the next round uses again: a
 // round's messages take their bytes twice, whatever the ranks.
 func (s *leanRank) exchange() ([][]uint64, time.Duration, error) {
-	at := make([]int, s.ranks+1) // at[r+1]: rank r's messages, then where the next goes
+	// at[r+1] counts rank r's messages; summed, at[r] is where its first
+	// goes, and then where its next goes.
+	at := make([]int, s.ranks+1)
 	for w := range s.bufs {
 		for _, m := range s.bufs[w].out {
 			at[s.owner(m>>1)+1]++
