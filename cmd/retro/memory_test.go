@@ -63,7 +63,7 @@ func TestMemoryEstimate(t *testing.T) {
 		{"police", policeFile},
 		{"police", policeFile, "-db", filepath.Join(dir, "p.db")},
 		{"police", policeFile, "-db", filepath.Join(dir, "c.db"), "-compact"}, // compressors at the best level
-		{"police", policeFile, "-stats"}, // the count of reachable positions after the solve
+		{"police", policeFile, "-stats"},                                      // the count of reachable positions after the solve
 		{"graph", graphFile},
 		{"pawns", "testdata/golden/big.pawns"},
 		{"pawns", "testdata/golden/big.pawns", "-engine", "par"},
