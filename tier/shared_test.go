@@ -81,16 +81,7 @@ func TestSharedRandomDAGs(t *testing.T) {
 	for seed := range uint64(30) {
 		n := 30 + seed*53%600
 		g := randomDAG(n, n*(1+seed%4), 2+int(seed%9), seed)
-		want, err := engine.Sequential(ctx, g, engine.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		single := t.TempDir()
-		ref, err := tier.Solve(ctx, g, tier.Options{Dir: single, Fingerprint: "test", Engine: engine.Options{Workers: 2}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref.Close()
+		want, single := references(t, ctx, g)
 		ranks := 1 + int(seed%4)
 		dir := t.TempDir()
 		var progress bytes.Buffer
@@ -104,6 +95,24 @@ func TestSharedRandomDAGs(t *testing.T) {
 			t.Fatalf("seed %d: %d progress lines for %d tiers:\n%s", seed, lines, len(g.tiers), progress.String())
 		}
 	}
+}
+
+// references returns what a shared solve of g is compared with: the
+// sequential engine's whole solve, and the folder of a single process's
+// tier files.
+func references(t *testing.T, ctx context.Context, g implicit.Tiered) (*engine.Result, string) {
+	t.Helper()
+	want, err := engine.Sequential(ctx, g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	single := t.TempDir()
+	ref, err := tier.Solve(ctx, g, tier.Options{Dir: single, Fingerprint: "test", Engine: engine.Options{Workers: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.Close()
+	return want, single
 }
 
 // noErrors fails if a rank returned an error; what says which solve.
@@ -204,25 +213,8 @@ func TestSharedSplit(t *testing.T) {
 	for seed := range uint64(16) {
 		n := 50 + seed*97%700
 		base := randomTiered(n, n*(1+seed%3), 2+int(seed%5), seed)
-		var g implicit.Tiered = base
-		switch seed % 4 {
-		case 1:
-			g = tierUnmover{base}
-		case 2:
-			g = tierMover{tierUnmover{base}}
-		case 3:
-			g = tierOrderer{tierMover{tierUnmover{base}}}
-		}
-		want, err := engine.Sequential(ctx, g, engine.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		single := t.TempDir()
-		ref, err := tier.Solve(ctx, g, tier.Options{Dir: single, Fingerprint: "test", Engine: engine.Options{Workers: 2}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref.Close()
+		g := listing(base, seed%4)
+		want, single := references(t, ctx, g)
 		ranks := 1 + int(seed%4)
 		// All tiers split, or the larger ones only.
 		split := uint64(1)

@@ -101,6 +101,21 @@ func (g tierMover) TierMoves(s uint64, dst []uint64) (uint64, []uint64) {
 // (implicit.TierOrderer), as Morris does: three to a part, from the last.
 type tierOrderer struct{ tierMover }
 
+// listing returns g as it lists a tier's moves to the solver: kind 0 with
+// Moves and Unmoves alone, 1 with TierUnmover too, 2 with TierMover too,
+// 3 with TierOrderer too.
+func listing(g tieredGraph, kind uint64) implicit.Tiered {
+	switch kind {
+	case 1:
+		return tierUnmover{g}
+	case 2:
+		return tierMover{tierUnmover{g}}
+	case 3:
+		return tierOrderer{tierMover{tierUnmover{g}}}
+	}
+	return g
+}
+
 func (g tierOrderer) TierParts(k int) uint64 { return (g.tiers[k].Size() + 2) / 3 }
 
 func (g tierOrderer) TierPart(k int, j uint64, dst []uint64) []uint64 {
@@ -127,15 +142,8 @@ func TestRandomGraphs(t *testing.T) {
 			// The tiers' exits (moves into solved tiers) act at their
 			// levels whichever way the levels are expanded.
 			dir := []engine.Direction{engine.PushOnly, engine.PullOnly}[seed%2]
-			var game implicit.Tiered = g
-			switch seed % 4 {
-			case 0:
-				game = tierUnmover{g}
-			case 1:
-				game = tierMover{tierUnmover{g}}
-			case 3: // odd: with tiers of no moves inside, which use the parts
-				game = tierOrderer{tierMover{tierUnmover{g}}}
-			}
+			// Seed 3 (odd: with tiers of no moves inside) uses the parts.
+			game := listing(g, [4]uint64{1, 2, 0, 3}[seed%4])
 			sol, err := tier.Solve(ctx, game, tier.Options{Dir: t.TempDir(), Fingerprint: "test", Engine: engine.Options{Workers: workers, Direction: dir}})
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
