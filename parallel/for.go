@@ -64,3 +64,30 @@ func ChunkFor(n uint64, workers int, minChunk uint64) uint64 {
 	c := n / uint64(Workers(workers)*64)
 	return (max(c, minChunk, 64) + 63) &^ 63
 }
+
+// Each calls body(worker, i) once for each i in [0, n) on W goroutines,
+// which claim the items one at a time from a shared atomic counter: for a
+// few large items (blocks of an array), where For's chunks of 64 would
+// leave workers idle. It stops and returns as For does.
+func Each(ctx context.Context, workers int, n uint64, body func(worker int, i uint64) error) error {
+	workers = int(min(uint64(Workers(workers)), max(n, 1)))
+	var next atomic.Uint64
+	g, ctx := errgroup.WithContext(ctx)
+	for w := range workers {
+		g.Go(func() error {
+			for {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				i := next.Add(1) - 1
+				if i >= n {
+					return nil
+				}
+				if err := body(w, i); err != nil {
+					return err
+				}
+			}
+		})
+	}
+	return g.Wait()
+}

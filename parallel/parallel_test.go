@@ -96,6 +96,46 @@ func TestForCancelled(t *testing.T) {
 	}
 }
 
+// TestEach checks that Each calls its body once per item, on workers in
+// range and never twice at once, and stops at an error.
+func TestEach(t *testing.T) {
+	for _, n := range []uint64{0, 1, 5, 1000} {
+		for _, workers := range []int{1, 3, 8} {
+			hits := make([]atomic.Int32, n)
+			busy := make([]atomic.Bool, workers)
+			err := Each(context.Background(), workers, n, func(w int, i uint64) error {
+				if w < 0 || w >= workers || busy[w].Swap(true) {
+					t.Errorf("worker %d out of range or running twice at once", w)
+					return nil
+				}
+				hits[i].Add(1)
+				busy[w].Store(false)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range hits {
+				if hits[i].Load() != 1 {
+					t.Fatalf("n=%d workers=%d: item %d visited %d times", n, workers, i, hits[i].Load())
+				}
+			}
+		}
+	}
+	boom := errors.New("boom")
+	var calls atomic.Int64
+	err := Each(context.Background(), 1, 100, func(_ int, i uint64) error {
+		calls.Add(1)
+		if i == 10 {
+			return boom
+		}
+		return nil
+	})
+	if err != boom || calls.Load() != 11 {
+		t.Fatalf("Each returned %v after %d calls, want boom after 11", err, calls.Load())
+	}
+}
+
 func TestChunkFor(t *testing.T) {
 	for _, tc := range []struct {
 		n        uint64
