@@ -44,6 +44,12 @@ type Options struct {
 	// chooses per level; PushOnly and PullOnly are for tests and
 	// measurements. The result is the same whichever.
 	Direction Direction
+	// BlockBytes, if not 0, is the size of the blocks of Parallel's
+	// blocked push levels (par_blocked.go), rounded down to a power of two
+	// of at least 64 lanes, and has every push level blocked, for tests and
+	// measurements; 0 blocks the levels of dense frontiers over lanes of 8
+	// MiB or more, in blocks of 128 KiB. The result is the same whichever.
+	BlockBytes uint64
 
 	// Keep lists the positions whose depths a Lean solve keeps (the start,
 	// say); the other engines keep every depth.

@@ -66,8 +66,10 @@ func maxCount(g implicit.Game) uint64 {
 
 // parBytesPerIndex is the parallel engine's peak memory per index: the lanes,
 // two frontiers (a bit set and at most n/1024 list entries, twice, each),
-// and the 2-bit values built at the end.
-func parBytesPerIndex(width uint) float64 { return float64(width)/8 + 0.25 + 0.04 + 0.25 }
+// the lists of blocked levels, and the 2-bit values built at the end.
+func parBytesPerIndex(width uint) float64 {
+	return float64(width)/8 + 0.25 + 0.04 + 0.25 + blockedBytesPerIndex
+}
 
 type parSolver struct {
 	g           implicit.Game
@@ -84,8 +86,10 @@ type parSolver struct {
 	ckpt        *Checkpoint // nil, or where the state is saved at level barriers
 	// resumedFrontier counts the frontier loaded from the checkpoint.
 	resumedFrontier uint64
-	direction       Direction // how levels are expanded: Auto, or one way only
-	sampleHits      uint64    // see samplePull
+	direction       Direction   // how levels are expanded: Auto, or one way only
+	sampleHits      uint64      // see samplePull
+	blockBytes      uint64      // Options.BlockBytes
+	blocks          *pushBlocks // the lists of blocked push levels, once one has run (par_blocked.go)
 }
 
 // edges returns the predecessor edges the workers have walked so far.
@@ -126,14 +130,15 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 	limit := max(n/1024, 1024)
 	ws := opt.Workspace
 	s := &parSolver{
-		g:         g,
-		n:         n,
-		workers:   w,
-		ws:        ws,
-		lanes:     ws.newLanes(n, width),
-		bufs:      ws.newBufs(w),
-		ckpt:      opt.Checkpoint,
-		direction: opt.Direction,
+		g:          g,
+		n:          n,
+		workers:    w,
+		ws:         ws,
+		lanes:      ws.newLanes(n, width),
+		bufs:       ws.newBufs(w),
+		ckpt:       opt.Checkpoint,
+		direction:  opt.Direction,
+		blockBytes: opt.BlockBytes,
 	}
 	s.cur, s.next = ws.newFrontiers(n, w, limit)
 	s.setWidth(width)
@@ -237,7 +242,7 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 		s.cur, s.next = s.next, s.cur
 		depth++
 	}
-	s.cur, s.next, s.exits = nil, nil, nil // the frontiers' memory goes before the values'
+	s.cur, s.next, s.exits, s.blocks = nil, nil, nil, nil // the frontiers' memory goes before the values'
 	s.prog.SetPhase("collecting values")
 	return s.result(ctx, maxDepth)
 }
@@ -396,6 +401,9 @@ func storer(c bitset.Counters) func(i, v uint64) {
 // expandLevel expands every position of the current frontier, all of the
 // given depth, into the next frontier.
 func (s *parSolver) expandLevel(ctx context.Context, depth uint64) error {
+	if s.useBlocked() {
+		return s.expandBlocked(ctx, depth)
+	}
 	if !s.cur.Dense() {
 		list := s.cur.List()
 		chunk := parallel.ChunkFor(uint64(len(list)), s.workers, 64)

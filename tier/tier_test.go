@@ -127,7 +127,7 @@ func (g tierOrderer) TierPart(k int, j uint64, dst []uint64) []uint64 {
 }
 
 // TestRandomGraphs solves random tiered graphs tier by tier, pushing every
-// level or pulling every level, and compares every vertex's value and depth with the sequential engine's solve of the
+// level (directly or blocked) or pulling every level, and compares every vertex's value and depth with the sequential engine's solve of the
 // whole graph.
 func TestRandomGraphs(t *testing.T) {
 	ctx := context.Background()
@@ -140,11 +140,16 @@ func TestRandomGraphs(t *testing.T) {
 		}
 		for _, workers := range []int{1, 3} {
 			// The tiers' exits (moves into solved tiers) act at their
-			// levels whichever way the levels are expanded.
-			dir := []engine.Direction{engine.PushOnly, engine.PullOnly}[seed%2]
+			// levels whichever way the levels are expanded: pushed,
+			// pulled, or pushed in blocks of 64 positions.
+			eng := []engine.Options{
+				{Workers: workers, Direction: engine.PushOnly},
+				{Workers: workers, Direction: engine.PullOnly},
+				{Workers: workers, Direction: engine.PushOnly, BlockBytes: 1},
+			}[seed%3]
 			// Seed 3 (odd: with tiers of no moves inside) uses the parts.
 			game := listing(g, [4]uint64{1, 2, 0, 3}[seed%4])
-			sol, err := tier.Solve(ctx, game, tier.Options{Dir: t.TempDir(), Fingerprint: "test", Engine: engine.Options{Workers: workers, Direction: dir}})
+			sol, err := tier.Solve(ctx, game, tier.Options{Dir: t.TempDir(), Fingerprint: "test", Engine: eng})
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}

@@ -17,8 +17,9 @@ import (
 
 // CrossCheck solves g with the sequential engine and with the parallel
 // engine on each of the given worker counts, choosing each level's
-// direction, and on the first and last counts also pushing every level and
-// pulling every level. It returns an error naming the first index where a
+// direction, and on the first and last counts also pushing every level,
+// pushing every level blocked (in blocks of 64 lanes, so that small games
+// take the path of large ones) and pulling every level. It returns an error naming the first index where a
 // parallel result differs in value or depth, or a difference in the edges
 // walked back. Every game's tests call it: the parallel engine must match
 // the reference whatever the number of workers and the directions.
@@ -28,22 +29,29 @@ func CrossCheck(ctx context.Context, g implicit.Game, workers ...int) error {
 		return err
 	}
 	for j, w := range workers {
-		dirs := []engine.Direction{engine.Auto}
+		runs := []engine.Options{{Workers: w}}
 		if j == 0 || j == len(workers)-1 {
-			dirs = append(dirs, engine.PullOnly, engine.PushOnly)
+			runs = append(runs,
+				engine.Options{Workers: w, Direction: engine.PullOnly},
+				engine.Options{Workers: w, Direction: engine.PushOnly},
+				engine.Options{Workers: w, Direction: engine.PushOnly, BlockBytes: 1})
 		}
-		for _, dir := range dirs {
-			got, err := engine.Parallel(ctx, g, engine.Options{Workers: w, Direction: dir})
+		for _, opt := range runs {
+			got, err := engine.Parallel(ctx, g, opt)
 			if err != nil {
 				return err
 			}
+			how := opt.Direction.String()
+			if opt.BlockBytes != 0 {
+				how += ", blocked"
+			}
 			if i, differ := engine.Diff(want, got); differ {
-				return fmt.Errorf("enginetest: with %d workers (%v), index %d is %v %d; the sequential engine says %v %d",
-					w, dir, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
+				return fmt.Errorf("enginetest: with %d workers (%s), index %d is %v %d; the sequential engine says %v %d",
+					w, how, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
 			}
 			if got.Edges() != want.Edges() || got.MaxDepth() != want.MaxDepth() {
-				return fmt.Errorf("enginetest: with %d workers (%v), %d edges walked back and max depth %d; the sequential engine says %d and %d",
-					w, dir, got.Edges(), got.MaxDepth(), want.Edges(), want.MaxDepth())
+				return fmt.Errorf("enginetest: with %d workers (%s), %d edges walked back and max depth %d; the sequential engine says %d and %d",
+					w, how, got.Edges(), got.MaxDepth(), want.Edges(), want.MaxDepth())
 			}
 		}
 	}

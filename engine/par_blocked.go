@@ -1,0 +1,345 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"math/bits"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/parallel"
+)
+
+// Propagation blocking: how the parallel engine expands a large push level
+// when its lanes are far larger than a core's cache.
+//
+// expandLevel updates each predecessor's lane where it finds it, a random
+// read-modify-write over the whole lane array per edge: a cache miss each,
+// and most of a level's time. A blocked level does the same work in
+// rounds of two phases instead:
+//
+//  1. Scatter: workers walk the frontier in index order when it is dense
+//     (so that the frontier's own lanes and, for many games, their
+//     predecessors' data are read in order), store each position's depth,
+//     and write an entry for each predecessor into the list of its block,
+//     a range of lanes that fits in a core's L2 cache (128 KiB of them):
+//     the predecessor's offset in the block and one bit for the update,
+//     claim a win (the position is a loss) or take a move off the count
+//     (it is a win). The writes are sequential.
+//  2. Apply: each block is given to one worker, which applies every
+//     worker's entries for that block in turn. Its lanes are in cache, and
+//     no other worker touches them in this phase, so plain loads and
+//     stores suffice.
+//
+// The updates of one level commute (doc.go: a win claimed at this level
+// keeps a move to a loss, so decrements never bring it to zero), so
+// applying them block by block gives the same values and depths as
+// expandLevel.
+//
+// A worker's lists are chains of small segments cut from one pool of its
+// own: a round ends when a worker's pool is full, so their memory stays
+// fixed however the predecessors fall among the blocks, and a round's
+// segments are all free again once it is applied.
+
+// defaultBlockBytes is the size of a block when Options.BlockBytes is 0:
+// measured on police 64x64 and a random graph of 10^7 vertices (the
+// engine's benchmarks), 64 to 256 KiB are equal within noise and 512 KiB is
+// slower with 2 workers (this machine's cores have 1 MiB of L2 each).
+// blockedMinBytes is then the smallest lane array whose push levels are
+// blocked: below it the lanes stay in the caches, and direct updates cost
+// less than the lists. Levels whose frontier is a list (at most n/1024
+// positions) are then left direct too.
+const (
+	defaultBlockBytes = 128 << 10
+	blockedMinBytes   = 8 << 20
+)
+
+// segment is the number of entries in a segment of a list.
+const segment = 32
+
+// roundEntries is the entries of a round, all workers together: n/32, and
+// at least 2^16 or 16 blocks' lanes, whichever is less. More entries a
+// round make fewer loads of each block's lines an entry, fewer make less
+// memory: on the engine's benchmarks (police 64x64, a random graph of 10^7
+// vertices), n/8 and rounds of a fixed 2^20 entries were 0-10% faster than
+// n/32, within this machine's noise.
+func roundEntries(n uint64, shift uint) uint64 { return max(n/32, min(1<<16, uint64(16)<<shift)) }
+
+// blockedBytesPerIndex is what the blocked levels add to the engine's
+// memory per index: rounds of n/32 entries of 4 bytes, and the segments
+// that each worker's lists leave partly filled (a segment a block, and a
+// block is at least 2^15 lanes by default: 0.04 is 10 to 16 workers).
+const blockedBytesPerIndex = 4.0/32 + 0.04
+
+// pushBlocks is the blocked levels' state.
+type pushBlocks struct {
+	shift   uint   // log2 of the lanes per block
+	blocks  uint64 // the number of blocks
+	workers []blockWorker
+}
+
+// blockWorker is one worker's lists and what is left of the part of the
+// frontier it claimed.
+type blockWorker struct {
+	pool   []uint32 // segments of entries offset<<1 | decrement
+	next   []uint32 // next[j]: the segment after segment j in its list, +1 (0: none)
+	used   uint32   // the segments handed out this round
+	first  []uint32 // first[k]: the first segment of block k's list, +1 (0: empty)
+	end    []uint32 // end[k]: where block k's next entry goes in pool; on a segment's boundary, in a new segment
+	lo, hi uint64   // the part of a claimed chunk of the frontier not yet scattered
+}
+
+// blockShift returns log2 of the lanes per block for lanes of the given
+// width: bytes of them (a power of two), and at least 64 lanes, so that no
+// two blocks share a word of the lanes or of a frontier's bit set.
+func blockShift(bytes uint64, width uint) uint {
+	return uint(bits.Len64(max(bytes*8/uint64(width), 64)) - 1)
+}
+
+// useBlocked reports whether the push level over the current frontier is
+// blocked: with Options.BlockBytes set, every one; by default, a dense
+// frontier's over lanes of blockedMinBytes or more.
+func (s *parSolver) useBlocked() bool {
+	if s.blockBytes != 0 {
+		return true
+	}
+	return s.cur.Dense() && uint64(len(s.lanes.Words()))*8 >= blockedMinBytes
+}
+
+// newPushBlocks gives each worker a pool of its share of a round's
+// entries, and a segment more for each block.
+func newPushBlocks(n uint64, workers int, shift uint) *pushBlocks {
+	p := &pushBlocks{shift: shift, blocks: (n + 1<<shift - 1) >> shift, workers: make([]blockWorker, workers)}
+	segs := min(roundEntries(n, shift)/uint64(workers)/segment+p.blocks, (1<<32-1)/segment)
+	for w := range p.workers {
+		p.workers[w] = blockWorker{
+			pool:  make([]uint32, segs*segment),
+			next:  make([]uint32, segs),
+			first: make([]uint32, p.blocks),
+			end:   make([]uint32, p.blocks),
+		}
+	}
+	return p
+}
+
+// expandBlocked is expandLevel, blocked: rounds of scatter and apply until
+// the frontier is used up. Workers claim chunks of the frontier (64 words
+// of a dense one, in index order, or 64 entries of a list) and scatter
+// them until their pool is full.
+func (s *parSolver) expandBlocked(ctx context.Context, depth uint64) error {
+	size := cmp.Or(s.blockBytes, defaultBlockBytes)
+	if shift := blockShift(size, s.lanes.Width()); s.blocks == nil || s.blocks.shift != shift {
+		s.blocks = newPushBlocks(s.n, s.workers, shift)
+	}
+	visit, n := s.scatterList, uint64(len(s.cur.List()))
+	if s.cur.Dense() {
+		visit, n = s.scatterSet, uint64(len(s.cur.Set().Words()))
+		defer s.cur.MarkCleared()
+	}
+	var next atomic.Uint64
+	for {
+		var pending atomic.Bool
+		g, gctx := errgroup.WithContext(ctx)
+		for w := range s.blocks.workers {
+			g.Go(func() error {
+				bw := &s.blocks.workers[w]
+				for gctx.Err() == nil {
+					if bw.lo == bw.hi {
+						lo := next.Add(64) - 64
+						if lo >= n {
+							break
+						}
+						bw.lo, bw.hi = lo, min(lo+64, n)
+					}
+					if bw.lo = visit(w, bw.lo, bw.hi, depth); bw.lo < bw.hi {
+						pending.Store(true) // the pool is full
+						break
+					}
+				}
+				return gctx.Err()
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return err
+		}
+		if err := s.apply(ctx); err != nil {
+			return err
+		}
+		if !pending.Load() && next.Load() >= n {
+			return nil
+		}
+	}
+}
+
+// scatterSet and scatterList scatter the frontier positions of [lo, hi)
+// for worker w: store their depth and writes an entry per predecessor into
+// the worker's lists, a win claim for each if the position is a loss and
+// a decrement if it is a win. It stops before a position whose entries
+// might not fit, and returns where it stopped (hi when done). A position
+// stopped at may have its depth stored already; storing it again changes
+// nothing.
+//
+// scatterSet scatters a dense frontier: [lo, hi) are words of its bit set,
+// whose bits are cleared as their positions are scattered. Each frontier
+// word covers whole words of the lanes, and a worker alone holds it, so
+// plain stores suffice.
+func (s *parSolver) scatterSet(w int, lo, hi, depth uint64) uint64 {
+	words := s.cur.Set().Words()
+	for wi := lo; wi < hi; wi++ {
+		for x := words[wi]; x != 0; x &= x - 1 {
+			t := wi<<6 + uint64(bits.TrailingZeros64(x))
+			l := s.lanes.Get(t)
+			s.lanes.Set(t, l|depth) // a resolved lane's payload is zero until now
+			if !s.spread(w, t, Value(l>>s.codeShift)) {
+				words[wi] = x
+				return wi
+			}
+		}
+		words[wi] = 0
+	}
+	return hi
+}
+
+// scatterList scatters a frontier list, [lo, hi) being indices in the
+// list. Its positions are in any order, and two workers may store depths
+// in one word of the lanes, so the stores are atomic.
+func (s *parSolver) scatterList(w int, lo, hi, depth uint64) uint64 {
+	for _, t := range s.cur.List()[lo:hi] {
+		v := s.lanes.AtomicGet(t) >> s.codeShift
+		s.lanes.Store(t, v<<s.codeShift|depth)
+		if !s.spread(w, t, Value(v)) {
+			return lo
+		}
+		lo++
+	}
+	return hi
+}
+
+// spread writes an entry for each predecessor of frontier position t,
+// whose value is v, into worker w's lists, and reports whether they fit:
+// each may need a segment, and a worker that has written nothing this
+// round makes its pool large enough.
+func (s *parSolver) spread(w int, t uint64, v Value) bool {
+	b, bw := &s.bufs[w], &s.blocks.workers[w]
+	b.preds = s.g.Unmoves(t, b.preds[:0])
+	if free := uint64(len(bw.next)) - uint64(bw.used); uint64(len(b.preds)) > free {
+		if bw.used > 0 {
+			return false
+		}
+		bw.pool, bw.next = make([]uint32, len(b.preds)*segment), make([]uint32, len(b.preds))
+	}
+	b.edges += uint64(len(b.preds))
+	shift := s.blocks.shift
+	mask := uint64(1)<<shift - 1
+	var dec uint32
+	if v != Loss {
+		dec = 1
+	}
+	for _, p := range b.preds {
+		k := p >> shift
+		e := bw.end[k]
+		if e%segment == 0 { // the list is empty or its last segment full
+			if e == 0 {
+				bw.first[k] = bw.used + 1
+			} else {
+				bw.next[(e-1)/segment] = bw.used + 1
+			}
+			bw.next[bw.used] = 0
+			e = bw.used * segment
+			bw.used++
+		}
+		bw.pool[e] = uint32(p&mask)<<1 | dec
+		bw.end[k] = e + 1
+	}
+	return true
+}
+
+// apply applies every worker's lists, each block on one worker, which
+// alone touches the block's lanes, and empties them.
+func (s *parSolver) apply(ctx context.Context) error {
+	p := s.blocks
+	err := parallel.Each(ctx, s.workers, p.blocks, func(w int, k uint64) error {
+		for x := range p.workers {
+			bw := &p.workers[x]
+			for seg := bw.first[k]; seg != 0; seg = bw.next[seg-1] {
+				start := (seg - 1) * segment
+				s.applyList(w, k<<p.shift, bw.pool[start:min(start+segment, bw.end[k])])
+			}
+			bw.first[k], bw.end[k] = 0, 0
+		}
+		return nil
+	})
+	for x := range p.workers {
+		p.workers[x].used = 0
+	}
+	return err
+}
+
+// applyList applies one list of entries for the block starting at lane
+// base, on worker w, which alone touches the block's lanes in this phase.
+func (s *parSolver) applyList(w int, base uint64, list []uint32) {
+	emit := func(p uint64) { s.next.Emit(w, p) }
+	if l, ok := s.lanes.Lanes16(); ok {
+		applyEntries(l, base, list, s.codeShift, emit)
+		return
+	}
+	if l, ok := s.lanes.Lanes32(); ok {
+		applyEntries(l, base, list, s.codeShift, emit)
+		return
+	}
+	if l, ok := s.lanes.Lanes8(); ok {
+		applyEntries(l, base, list, s.codeShift, emit)
+		return
+	}
+	applyCounters(s.lanes, base, list, s.codeShift, emit)
+}
+
+// applyEntries applies a block's entries to lanes of one width: a win
+// claim resolves an unresolved predecessor as a win; a decrement takes a
+// move off an unresolved predecessor's count and resolves it as a loss
+// when none is left. Each position resolved is emitted once.
+func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint32, code uint, emit func(uint64)) {
+	lanes = lanes[base:]
+	win, loss := L(Win)<<code, L(Loss)<<code
+	for _, e := range list {
+		off := e >> 1
+		l := lanes[off]
+		if l>>code != 0 {
+			continue // resolved already
+		}
+		if e&1 == 0 {
+			lanes[off] = win
+			emit(base + uint64(off))
+			continue
+		}
+		if l--; l == 0 {
+			l = loss
+			emit(base + uint64(off))
+		}
+		lanes[off] = l
+	}
+}
+
+// applyCounters is applyEntries for lanes the machine cannot address one
+// by one (a big-endian machine).
+func applyCounters(lanes bitset.Counters, base uint64, list []uint32, code uint, emit func(uint64)) {
+	for _, e := range list {
+		p := base + uint64(e>>1)
+		l := lanes.Get(p)
+		if l>>code != 0 {
+			continue
+		}
+		if e&1 == 0 {
+			lanes.Set(p, uint64(Win)<<code)
+			emit(p)
+			continue
+		}
+		if l--; l == 0 {
+			l = uint64(Loss) << code
+			emit(p)
+		}
+		lanes.Set(p, l)
+	}
+}
