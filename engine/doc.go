@@ -27,8 +27,9 @@
 //
 //	engine        Kind      bytes per index     keeps              honours in Options
 //	Sequential    KindSeq   6.25 (8.25)         every depth        MaxMemory, Progress, ReachableFrom
-//	Parallel      KindPar   2.54 (4.54)         every depth        Workers, MaxMemory, Progress, Workspace,
-//	                                                               ReachableFrom, Checkpoint, Direction
+//	Parallel      KindPar   2.71 (4.71)         every depth        Workers, MaxMemory, Progress, Workspace,
+//	                                                               ReachableFrom, Checkpoint, Direction,
+//	                                                               BlockBytes
 //	Lean          KindLean  0.52                the depths of Keep, Workers, MaxMemory, Progress, Checkpoint,
 //	                                            the longest win    Keep, DepthsOnDisk, DepthDir
 //	                                            and loss; or every
@@ -51,6 +52,12 @@
 // except ReachableFrom, which Lean and Distributed refuse, and Checkpoint,
 // which Sequential refuses. Only Parallel solves an ExitGame (a tier: see
 // package tier).
+//
+// Parallel pushes a level (walks its positions' un-moves) directly, or
+// blocked when its lanes are large (par_blocked.go): the updates are
+// sorted by block of lanes first, then each block's applied in a core's
+// cache; or pulls it (each unresolved position looks at its moves) when
+// that costs less (par_pull.go).
 //
 // Choose picks, for KindAuto (under mpirun KindDist for KindPar and
 // KindDistLean for KindLean): KindLean for a game
