@@ -190,9 +190,11 @@ func (s *parSolver) scatterSet(w int, lo, hi, depth uint64) uint64 {
 	for wi := lo; wi < hi; wi++ {
 		for x := words[wi]; x != 0; x &= x - 1 {
 			t := wi<<6 + uint64(bits.TrailingZeros64(x))
-			l := s.lanes.Get(t)
-			s.lanes.Set(t, l|depth) // a resolved lane's payload is zero until now
-			if !s.spread(w, t, Value(l>>s.codeShift)) {
+			// The payload may hold a count (a win claimed by a pull level
+			// keeps it), which the depth replaces.
+			v := s.lanes.Get(t) >> s.codeShift
+			s.lanes.Set(t, v<<s.codeShift|depth)
+			if !s.spread(w, t, Value(v)) {
 				words[wi] = x
 				return wi
 			}

@@ -20,11 +20,15 @@ const (
 	PushOnly
 	// PullOnly expands every level by pulling through moves.
 	PullOnly
+	// Alternate pulls every third level (2, 5, 8, ...) and pushes the
+	// others, for tests: each way then takes over from the other, after
+	// levels of wins and after levels of losses (wins have odd depths).
+	Alternate
 )
 
-var directionNames = [...]string{"auto", "push", "pull"}
+var directionNames = [...]string{"auto", "push", "pull", "alternate"}
 
-// String returns "auto", "push" or "pull".
+// String returns "auto", "push", "pull" or "alternate".
 func (d Direction) String() string {
 	if int(d) < len(directionNames) {
 		return directionNames[d]
@@ -69,6 +73,7 @@ type directions struct {
 	unmoves float64 // average un-moves of an expanded position
 	moves   float64 // average moves of an unresolved position
 	counted bool    // the game counts un-moves without listing them
+	levels  uint64  // the levels expanded so far
 }
 
 // The first level with a frontier is pushed, and timed. Scanning an index
@@ -92,6 +97,8 @@ func (s *parSolver) pull(d *directions, f, u uint64) bool {
 		return false
 	case PullOnly:
 		return true
+	case Alternate:
+		return d.levels%3 == 2
 	}
 	pushWork := float64(f) * d.unmoves
 	pullWork := float64(u) * d.moves
@@ -111,6 +118,7 @@ func (s *parSolver) pull(d *directions, f, u uint64) bool {
 // record notes the wall time of a level that expanded f frontier positions
 // with edges un-moves in all.
 func (d *directions) record(pulled bool, f, edges uint64, took time.Duration) {
+	d.levels++
 	if f > 0 {
 		d.unmoves = float64(edges) / float64(f)
 	}

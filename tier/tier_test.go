@@ -127,7 +127,7 @@ func (g tierOrderer) TierPart(k int, j uint64, dst []uint64) []uint64 {
 }
 
 // TestRandomGraphs solves random tiered graphs tier by tier, pushing every
-// level (directly or blocked) or pulling every level, and compares every vertex's value and depth with the sequential engine's solve of the
+// level, pulling every level, or both by turns (pushing blocked), and compares every vertex's value and depth with the sequential engine's solve of the
 // whole graph.
 func TestRandomGraphs(t *testing.T) {
 	ctx := context.Background()
@@ -141,11 +141,11 @@ func TestRandomGraphs(t *testing.T) {
 		for _, workers := range []int{1, 3} {
 			// The tiers' exits (moves into solved tiers) act at their
 			// levels whichever way the levels are expanded: pushed,
-			// pulled, or pushed in blocks of 64 positions.
+			// pulled, or both by turns, pushed in blocks of 64 positions.
 			eng := []engine.Options{
 				{Workers: workers, Direction: engine.PushOnly},
 				{Workers: workers, Direction: engine.PullOnly},
-				{Workers: workers, Direction: engine.PushOnly, BlockBytes: 1},
+				{Workers: workers, Direction: engine.Alternate, BlockBytes: 1},
 			}[seed%3]
 			// Seed 3 (odd: with tiers of no moves inside) uses the parts.
 			game := listing(g, [4]uint64{1, 2, 0, 3}[seed%4])

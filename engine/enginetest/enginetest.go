@@ -18,8 +18,9 @@ import (
 // CrossCheck solves g with the sequential engine and with the parallel
 // engine on each of the given worker counts, choosing each level's
 // direction, and on the first and last counts also pushing every level,
-// pushing every level blocked (in blocks of 64 lanes, so that small games
-// take the path of large ones) and pulling every level. It returns an error naming the first index where a
+// pulling every level, and alternating the two, each push both direct and
+// blocked (in blocks of 64 lanes, so that small games take the path of
+// large ones). It returns an error naming the first index where a
 // parallel result differs in value or depth, or a difference in the edges
 // walked back. Every game's tests call it: the parallel engine must match
 // the reference whatever the number of workers and the directions.
@@ -34,7 +35,9 @@ func CrossCheck(ctx context.Context, g implicit.Game, workers ...int) error {
 			runs = append(runs,
 				engine.Options{Workers: w, Direction: engine.PullOnly},
 				engine.Options{Workers: w, Direction: engine.PushOnly},
-				engine.Options{Workers: w, Direction: engine.PushOnly, BlockBytes: 1})
+				engine.Options{Workers: w, Direction: engine.PushOnly, BlockBytes: 1},
+				engine.Options{Workers: w, Direction: engine.Alternate},
+				engine.Options{Workers: w, Direction: engine.Alternate, BlockBytes: 1})
 		}
 		for _, opt := range runs {
 			got, err := engine.Parallel(ctx, g, opt)
