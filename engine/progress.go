@@ -33,6 +33,11 @@ func StartProgress(opt Options, n uint64) *Progress {
 		every = time.Second
 	}
 	p := &Progress{n: n, start: time.Now(), done: make(chan struct{}), finished: make(chan struct{})}
+	// Until the solve names its first phase, a line says it is starting,
+	// not "level 0": a resumed solve has not yet counted what it resolved
+	// before.
+	starting := "starting"
+	p.phase.Store(&starting)
 	go func() {
 		defer close(p.finished)
 		t := time.NewTicker(every)
