@@ -41,7 +41,7 @@ type Options struct {
 	// keeps this solve's for later ones (see Workspace).
 	Workspace *Workspace
 	// Direction says how Parallel expands its levels: Auto (the zero value)
-	// chooses per level; PushOnly and PullOnly are for tests and
+	// chooses per level; PushOnly, PullOnly and Alternate are for tests and
 	// measurements. The result is the same whichever.
 	Direction Direction
 	// BlockBytes, if not 0, is the size of the blocks of Parallel's

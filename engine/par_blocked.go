@@ -174,10 +174,10 @@ func (s *parSolver) expandBlocked(ctx context.Context, depth uint64) error {
 }
 
 // scatterSet and scatterList scatter the frontier positions of [lo, hi)
-// for worker w: store their depth and writes an entry per predecessor into
-// the worker's lists, a win claim for each if the position is a loss and
-// a decrement if it is a win. It stops before a position whose entries
-// might not fit, and returns where it stopped (hi when done). A position
+// for worker w: they store each position's depth and write an entry per
+// predecessor into the worker's lists, a win claim for each if the
+// position is a loss and a decrement if it is a win. They stop before a
+// position whose entries might not fit, and return where they stopped (hi when done). A position
 // stopped at may have its depth stored already; storing it again changes
 // nothing.
 //

@@ -27,33 +27,7 @@ func Workers(n int) int {
 // For stops handing out chunks once ctx is done or a body returns an error,
 // and returns the first error (ctx.Err() for a cancellation).
 func For(ctx context.Context, workers int, n, chunk uint64, body func(worker int, lo, hi uint64) error) error {
-	workers = Workers(workers)
-	chunk = max(64, (chunk+63)&^63)
-	if n == 0 {
-		return ctx.Err()
-	}
-	if chunks := (n + chunk - 1) / chunk; uint64(workers) > chunks {
-		workers = int(chunks)
-	}
-	var next atomic.Uint64
-	g, ctx := errgroup.WithContext(ctx)
-	for w := range workers {
-		g.Go(func() error {
-			for {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				lo := next.Add(chunk) - chunk
-				if lo >= n {
-					return nil
-				}
-				if err := body(w, lo, min(lo+chunk, n)); err != nil {
-					return err
-				}
-			}
-		})
-	}
-	return g.Wait()
+	return claim(ctx, workers, n, max(64, (chunk+63)&^63), body)
 }
 
 // ChunkFor returns a chunk size for n items of work on the given number of
@@ -70,7 +44,17 @@ func ChunkFor(n uint64, workers int, minChunk uint64) uint64 {
 // few large items (blocks of an array), where For's chunks of 64 would
 // leave workers idle. It stops and returns as For does.
 func Each(ctx context.Context, workers int, n uint64, body func(worker int, i uint64) error) error {
-	workers = int(min(uint64(Workers(workers)), max(n, 1)))
+	return claim(ctx, workers, n, 1, func(w int, i, _ uint64) error { return body(w, i) })
+}
+
+// claim runs body(worker, lo, hi) on up to W goroutines (no more than
+// there are steps) for the steps [lo, hi) of [0, n), which they claim from
+// a shared atomic counter, and stops as For says.
+func claim(ctx context.Context, workers int, n, step uint64, body func(worker int, lo, hi uint64) error) error {
+	if n == 0 {
+		return ctx.Err()
+	}
+	workers = int(min(uint64(Workers(workers)), (n+step-1)/step))
 	var next atomic.Uint64
 	g, ctx := errgroup.WithContext(ctx)
 	for w := range workers {
@@ -79,11 +63,11 @@ func Each(ctx context.Context, workers int, n uint64, body func(worker int, i ui
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				i := next.Add(1) - 1
-				if i >= n {
+				lo := next.Add(step) - step
+				if lo >= n {
 					return nil
 				}
-				if err := body(w, i); err != nil {
+				if err := body(w, lo, min(lo+step, n)); err != nil {
 					return err
 				}
 			}
