@@ -93,11 +93,13 @@ type Section struct {
 	// solved (retro solve -reachable): the others, "unreached", are stored
 	// as illegal.
 	Reachable bool `json:"reachable,omitempty"`
-	// FirstTier says that the section holds the first tier of a game whose
-	// tiers are shared (implicit.SharedTiers: a chess endgame without the
-	// endgames its captures lead to): its other tiers are read from the
-	// databases named by those tiers beside the file ("KQvK.db"), each
-	// holding its own first tier. Size is the first tier's.
+	// FirstTier says that the section holds the first tiers of a game
+	// whose tiers are shared (implicit.SharedTiers: a chess endgame
+	// without the endgames its captures lead to), those of the game itself
+	// (implicit.GroupRange of its first tier: one, or the parts of an
+	// endgame with pawns): its other tiers are read from the databases
+	// named by their games beside the file ("KQvK.db"), each holding its
+	// own. Size is the size of those first tiers.
 	FirstTier bool `json:"firstTier,omitempty"`
 	// Counts holds the number of indices by value (draw, win, loss,
 	// illegal, in engine.Value order); MaxDepth the largest depth.

@@ -219,6 +219,8 @@ type Sectioned interface {
 }
 
 // Section is the part [Start, End) of a game's index, called Name.
+// Sections of one name are one part, answered in one line where the first
+// of them stands.
 // Weight, where set, is how many positions index i counts for in the
 // section's line (nil: one each): a chess position with two white queens
 // is one index and counts as the classes of its queens told apart, as the

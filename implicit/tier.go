@@ -13,6 +13,13 @@ type Tier struct {
 	Name       string
 	Start, End uint64
 	Children   []int
+	// Group, in a game of shared tiers (SharedTiers), names the game of
+	// the family whose own positions the tier is part of, where a game's
+	// are cut into several tiers (a chess endgame with pawns, by its
+	// pawns' squares: KRPvKR.1, KRPvKR.2, ... of group KRPvKR); "" where
+	// the tier is the whole of the game Name. A group's tiers are
+	// consecutive, in the same order in every game that has them.
+	Group string
 	// NoMovesInside says that no move of the tier's positions stays in the
 	// tier (Morris's placements: each spends a stone from a hand): a tiered
 	// solve then finds each position's value from its children's in one
@@ -192,4 +199,27 @@ type TierOrderer interface {
 	Tiered
 	TierParts(k int) uint64
 	TierPart(k int, j uint64, dst []uint64) []uint64
+}
+
+// GroupOf returns the name of the game whose positions tier t is part of
+// (see Tier.Group).
+func GroupOf(t Tier) string {
+	if t.Group != "" {
+		return t.Group
+	}
+	return t.Name
+}
+
+// GroupRange returns the tiers [first, end) of the group of tier k (see
+// Tier.Group): tier k alone where it has none.
+func GroupRange(tiers []Tier, k int) (first, end int) {
+	name := GroupOf(tiers[k])
+	first, end = k, k+1
+	for first > 0 && GroupOf(tiers[first-1]) == name {
+		first--
+	}
+	for end < len(tiers) && GroupOf(tiers[end]) == name {
+		end++
+	}
+	return first, end
 }

@@ -440,8 +440,15 @@ func verifyCmd(args []string, e *env) error {
 		}
 		var rep query.Report
 		switch {
-		case tab.FirstTier:
-			rep, err = query.VerifyTier(e.ctx, tg, vals, 0, *workers, &checked)
+		case tab.FirstTier: // the game's own tiers (implicit.GroupRange)
+			_, end := implicit.GroupRange(tg.Tiers(), 0)
+			for k := range end {
+				r, verr := query.VerifyTier(e.ctx, tg, vals, k, *workers, &checked)
+				rep.Merge(r)
+				if err = verr; err != nil {
+					break
+				}
+			}
 		case tiered:
 			rep, err = verifyTiers(e, tg, tab, vals, *workers, limit, &checked)
 		default:

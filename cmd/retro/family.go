@@ -144,8 +144,9 @@ func withOthers(members []string, tiers map[string][]string) []string {
 	return append(others, members...)
 }
 
-// tierNames returns the names of the tiers of member name's game, its own
-// first; none for a game without tiers.
+// tierNames returns the names of the games whose tiers member name's game
+// holds (implicit.GroupOf), each once, its own first; none for a game
+// without tiers.
 func tierNames(d *implicit.Descriptor, name string) ([]string, error) {
 	_, insts, err := games.Load(d.Name, []string{"-" + d.Arg + "=" + name}, nil, implicit.LoadConfig{MaxMemory: 1 << 62})
 	if err != nil {
@@ -157,14 +158,16 @@ func tierNames(d *implicit.Descriptor, name string) ([]string, error) {
 	}
 	var names []string
 	for _, t := range tg.Tiers() {
-		names = append(names, t.Name)
+		if g := implicit.GroupOf(t); !slices.Contains(names, g) {
+			names = append(names, g)
+		}
 	}
 	return names, nil
 }
 
 // allThere reports whether a member of these tiers (its own first) has
 // every other one's database there (done): its own database then holds
-// its first tier alone, the others read from theirs (solve -linked).
+// its own tiers alone, the others read from theirs (solve -linked).
 func allThere(tiers []string, done map[string]bool) bool {
 	if len(tiers) < 2 {
 		return false

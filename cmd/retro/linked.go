@@ -13,8 +13,8 @@ import (
 	"github.com/retro-solver/retro/tier"
 )
 
-// firstTier is a tiered solution's first tier alone, as solve -linked
-// saves it.
+// firstTier is a tiered solution's first tiers alone, those of the game
+// itself (implicit.GroupRange of tier 0), as solve -linked saves them.
 type firstTier struct {
 	sol *tier.Solution
 	n   uint64
@@ -28,9 +28,10 @@ func (f firstTier) LookupRange(lo, hi uint64, vals []engine.Value, depths []uint
 }
 
 // linkedValues are the values of a game of shared tiers whose database
-// holds its first tier (db.Section.FirstTier): that tier from the file,
-// each other tier from the first tier of the database named by it beside
-// the file, opened when first read.
+// holds its first tiers (db.Section.FirstTier): those of the game itself
+// from the file, and each other tier from the database of its group (the
+// game it is part of, implicit.GroupOf) beside the file, opened when first
+// read.
 type linkedValues struct {
 	own    *db.Table
 	path   string // the file's, for errors and to find the others beside it
@@ -38,58 +39,61 @@ type linkedValues struct {
 	arg    string // the game's flag that names a tier's game ("material")
 	tiers  []implicit.Tier
 	mu     sync.Mutex
-	other  []*db.Table // by tier, once opened
+	other  []*db.Table // by a group's first tier, once opened
 }
 
 func newLinkedValues(f *db.File, tab *db.Table, g implicit.Tiered, arg string) (*linkedValues, error) {
 	tiers := g.Tiers()
-	if tab.Size() != tiers[0].Size() {
-		return nil, fmt.Errorf("%s: holds %d positions of its first tier %s, which has %d", f.Path(), tab.Size(), tiers[0].Name, tiers[0].Size())
+	_, end := implicit.GroupRange(tiers, 0)
+	if own := tiers[end-1].End; tab.Size() != own {
+		return nil, fmt.Errorf("%s: holds %d positions of %s, which has %d", f.Path(), tab.Size(), implicit.GroupOf(tiers[0]), own)
 	}
 	return &linkedValues{own: tab, path: f.Path(), header: f.Header, arg: arg, tiers: tiers, other: make([]*db.Table, len(tiers))}, nil
 }
 
 func (l *linkedValues) Size() uint64 { return l.tiers[len(l.tiers)-1].End }
 
-// table returns tier k's table, opening its database the first time.
-func (l *linkedValues) table(k int) (*db.Table, error) {
-	if k == 0 {
-		return l.own, nil
+// table returns the table of tier k's group and the group's first index,
+// opening its database the first time.
+func (l *linkedValues) table(k int) (*db.Table, uint64, error) {
+	first, end := implicit.GroupRange(l.tiers, k)
+	start := l.tiers[first].Start
+	if first == 0 {
+		return l.own, start, nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if t := l.other[k]; t != nil {
-		return t, nil
+	if t := l.other[first]; t != nil {
+		return t, start, nil
 	}
-	t := l.tiers[k]
-	path := filepath.Join(filepath.Dir(l.path), text.FileName(t.Name)+".db")
+	name := implicit.GroupOf(l.tiers[k])
+	path := filepath.Join(filepath.Dir(l.path), text.FileName(name)+".db")
 	f, err := db.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: the values of %s are read from %s: %w", l.path, t.Name, path, err)
+		return nil, 0, fmt.Errorf("%s: the values of %s are read from %s: %w", l.path, name, path, err)
 	}
 	// The file stays open as long as the process: its values are read
-	// as long as the game is. It holds tier t's game, its first tier
-	// alone or the whole game (whose first tier is t).
-	size := f.Table(0).Size()
+	// as long as the game is. It holds the game of the group, its own
+	// tiers alone or the whole game (whose first tiers they are).
+	size, want := f.Table(0).Size(), l.tiers[end-1].End-start
 	if len(f.Sections) != 1 || f.Game != l.header.Game || f.GameVersion != l.header.GameVersion ||
-		!slices.Contains(f.Args, "-"+l.arg+"="+t.Name) || size != t.Size() && (f.Table(0).FirstTier || size < t.Size()) {
+		!slices.Contains(f.Args, "-"+l.arg+"="+name) || size != want && (f.Table(0).FirstTier || size < want) {
 		f.Close()
-		return nil, fmt.Errorf("%s: the values of %s are read from %s, which holds %s", l.path, t.Name, path, gameCommand(f.Header))
+		return nil, 0, fmt.Errorf("%s: the values of %s are read from %s, which holds %s", l.path, name, path, gameCommand(f.Header))
 	}
-	l.other[k] = f.Table(0)
-	return l.other[k], nil
+	l.other[first] = f.Table(0)
+	return l.other[first], start, nil
 }
 
 func (l *linkedValues) Lookup(i uint64) (engine.Value, uint64, error) {
 	if i >= l.Size() {
 		return 0, 0, fmt.Errorf("index %d out of range [0, %d)", i, l.Size())
 	}
-	k := implicit.TierOf(l.tiers, i)
-	t, err := l.table(k)
+	t, start, err := l.table(implicit.TierOf(l.tiers, i))
 	if err != nil {
 		return 0, 0, err
 	}
-	return t.Lookup(i - l.tiers[k].Start)
+	return t.Lookup(i - start)
 }
 
 func (l *linkedValues) ReadsRuns() bool { return true }
@@ -97,12 +101,11 @@ func (l *linkedValues) ReadsRuns() bool { return true }
 func (l *linkedValues) LookupRange(lo, hi uint64, vals []engine.Value, depths []uint64) error {
 	for lo < hi {
 		k := implicit.TierOf(l.tiers, lo)
-		t, err := l.table(k)
+		t, start, err := l.table(k)
 		if err != nil {
 			return err
 		}
 		end := min(hi, l.tiers[k].End)
-		start := l.tiers[k].Start
 		if err := t.LookupRange(lo-start, end-start, vals[:end-lo], depths[:end-lo]); err != nil {
 			return err
 		}

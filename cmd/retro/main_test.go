@@ -586,8 +586,16 @@ func TestSolveChessAll(t *testing.T) {
 		}
 	}
 	tiers, _ := filepath.Glob(filepath.Join(dir, "tiers", "*.tier"))
-	if len(tiers) != 6 {
-		t.Errorf("tiers: %v, want the five endgames' and the bare kings'", tiers)
+	if len(tiers) != 11 {
+		t.Errorf("tiers: %v, want the four pawnless endgames', the bare kings' and KPvK's six (by its pawn's rank)", tiers)
+	}
+	// A pawn's step leads into another of KPvK's tiers, a promotion into
+	// KQvK.db.
+	kpk := filepath.Join(dir, "KPvK.db")
+	for fen, want := range map[string]string{"8/8/8/8/8/k7/4P3/4K3 w - -": "\nwin 41\n", "8/4P3/8/8/8/k7/8/4K3 w - -": "\nwin 13\n"} {
+		if out, errs, code := retro(t, "", "query", kpk, fen); code != 0 || !strings.Contains(out, want) {
+			t.Errorf("query KPvK.db %s: exit %d, stdout %q, stderr %q; want %q", fen, code, out, errs, want)
+		}
 	}
 	out, errs, code = retro(t, "", "solve", "chess", "-all", "3", "-dir", dir)
 	if code != 0 || strings.Count(out, " already\n") != 6 {

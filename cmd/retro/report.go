@@ -229,23 +229,35 @@ func writeCounts(out io.Writer, g implicit.Game, r counted) error {
 
 // writeSections writes the answer of a game that answers a line per part
 // of its index (implicit.Sectioned): "NAME: W wins, D draws, L losses;
-// longest win A plies, longest loss B plies".
+// longest win A plies, longest loss B plies", sections of one name adding
+// up in the line of the first.
 func writeSections(out io.Writer, sections []implicit.Section, r engine.Values) error {
+	type line struct{ n, longest [4]uint64 }
+	var names []string
+	lines := map[string]*line{}
 	for _, sec := range sections {
-		var n, longest [4]uint64
+		l := lines[sec.Name]
+		if l == nil {
+			l = &line{}
+			lines[sec.Name] = l
+			names = append(names, sec.Name)
+		}
 		err := scanValues(r, sec.Start, sec.End, func(i uint64, v engine.Value, depth uint64) {
 			w := uint64(1)
 			if sec.Weight != nil && v&3 != engine.Illegal {
 				w = sec.Weight(i)
 			}
-			n[v&3] += w
-			longest[v&3] = max(longest[v&3], depth)
+			l.n[v&3] += w
+			l.longest[v&3] = max(l.longest[v&3], depth)
 		})
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(out, "%s: %d wins, %d draws, %d losses; longest win %d plies, longest loss %d plies\n", sec.Name,
-			n[engine.Win], n[engine.Draw], n[engine.Loss], longest[engine.Win], longest[engine.Loss])
+	}
+	for _, name := range names {
+		l := lines[name]
+		_, err := fmt.Fprintf(out, "%s: %d wins, %d draws, %d losses; longest win %d plies, longest loss %d plies\n", name,
+			l.n[engine.Win], l.n[engine.Draw], l.n[engine.Loss], l.longest[engine.Win], l.longest[engine.Loss])
 		if err != nil {
 			return err
 		}
@@ -256,7 +268,7 @@ func writeSections(out io.Writer, sections []implicit.Section, r engine.Values) 
 // scanValues calls visit with the index, value and depth of each index of
 // [lo, hi), read from r a run at a time (lookupRange).
 func scanValues(r engine.Values, lo, hi uint64, visit func(i uint64, v engine.Value, depth uint64)) error {
-	const run = 1 << 14
+	run := min(uint64(1)<<14, hi-lo)
 	vals, depths := make([]engine.Value, run), make([]uint64, run)
 	for ; lo < hi; lo += run {
 		end := min(lo+run, hi)

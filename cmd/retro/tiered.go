@@ -148,9 +148,14 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 		}
 		src := db.Source{Label: label, Values: sol, MaxDepth: sol.MaxDepth(), Start: entry,
 			Directory: sol.Directory(), IndexSize: g.Size()}
-		if c.linked {
-			src.Values, src.IndexSize, src.FirstTier = firstTier{sol, tiers[0].Size()}, tiers[0].Size(), true
-			src.MaxDepth = sol.TierMaxDepth(0)
+		if c.linked { // the root's tiers alone: the first (Tier.Group)
+			_, end := implicit.GroupRange(tiers, 0)
+			own := tiers[end-1].End
+			src.Values, src.IndexSize, src.FirstTier = firstTier{sol, own}, own, true
+			src.MaxDepth = 0
+			for k := range end {
+				src.MaxDepth = max(src.MaxDepth, sol.TierMaxDepth(k))
+			}
 		}
 		err := c.dbw.Add(c.ctx, src)
 		if err != nil {

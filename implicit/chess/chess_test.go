@@ -335,7 +335,7 @@ func TestLabelledClasses(t *testing.T) {
 		t.Skip("16.7 million placements")
 	}
 	g, m := testGame(t, "KQQvK")
-	e := g.tiers[0].e
+	e := g.mats[0].e
 	if got := e.labellings(); got != 2 {
 		t.Fatalf("KQQvK: %d labellings, want 2", got)
 	}

@@ -61,10 +61,11 @@ first, into DIR/SIGNATURE.db, a line each; those already there are skipped.
 }
 
 // Sections returns the root endgame's positions with White to move, then
-// with Black to move: the game's answer (implicit.Sectioned).
+// with Black to move: the game's answer (implicit.Sectioned); with pawns,
+// those of each block in turn.
 // With identical pieces each index counts for its labelled classes.
 func (g *Game) Sections() []implicit.Section {
-	e := g.tiers[0].e
+	e := g.mats[0].e
 	var weight func(uint64) uint64
 	if s := e.labellings(); s > 1 {
 		weight = func(i uint64) uint64 {
@@ -73,10 +74,20 @@ func (g *Game) Sections() []implicit.Section {
 			return e.labelledClasses(&p, s)
 		}
 	}
-	return []implicit.Section{
-		{Name: "white to move", Start: 0, End: e.half, Weight: weight},
-		{Name: "black to move", Start: e.half, End: 2 * e.half, Weight: weight},
+	if e.blocks == nil {
+		return []implicit.Section{
+			{Name: "white to move", Start: 0, End: e.half, Weight: weight},
+			{Name: "black to move", Start: e.half, End: 2 * e.half, Weight: weight},
+		}
 	}
+	// A block's positions with White to move, then with Black: the
+	// sections of one name add up.
+	out := make([]implicit.Section, 0, 2*len(e.blocks))
+	for _, b := range e.blocks {
+		out = append(out, implicit.Section{Name: "white to move", Start: b.start, End: b.start + b.half, Weight: weight},
+			implicit.Section{Name: "black to move", Start: b.start + b.half, End: b.start + 2*b.half, Weight: weight})
+	}
+	return out
 }
 
 // labellings is the number of ways to tell the endgame's identical pieces

@@ -82,5 +82,7 @@ func (g *Game) TierFamily() string {
 }
 
 // indexVersion numbers the endgames' index (Descriptor.Version): 1 since
-// a game keeps the materials other than its root as Syzygy names them.
-const indexVersion = 1
+// a game keeps the materials other than its root as Syzygy names them, 2
+// since a material with pawns is numbered by blocks of its pawns'
+// placement (blocks.go).
+const indexVersion = 2

@@ -2,6 +2,8 @@ package chess
 
 import (
 	"testing"
+
+	"github.com/retro-solver/retro/implicit"
 )
 
 // TestEndgames checks the list that -all solves: 5, 35 and 145 endgames
@@ -64,10 +66,17 @@ func TestEndgames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, tier := range g.Tiers() {
-			if tier.Name != "KvK" && !names[tier.Name] {
-				t.Errorf("%v: tier %s, not an endgame of the list (its colours swapped?)", m, tier.Name)
+		tiers := g.Tiers()
+		for _, tier := range tiers {
+			if name := implicit.GroupOf(tier); name != "KvK" && !names[name] {
+				t.Errorf("%v: tier %s, of %s, not an endgame of the list (its colours swapped?)", m, tier.Name, name)
 			}
+		}
+		// The root's tiers come first (a database of the endgame alone
+		// holds them: solve -linked).
+		if first, end := implicit.GroupRange(tiers, 0); first != 0 || implicit.GroupOf(tiers[0]) != m.String() ||
+			end < len(tiers) && implicit.GroupOf(tiers[end]) == m.String() {
+			t.Errorf("%v: the root's tiers are not the first", m)
 		}
 	}
 	for _, n := range []int{-1, 0, 2, 6} {

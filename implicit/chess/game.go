@@ -3,6 +3,7 @@ package chess
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -26,8 +27,8 @@ import (
 // node of its own, indexed after the tier's stored positions
 // (enpassant.go).
 type Game struct {
-	tiers  []gameTier
-	byKey  keyTable // a tier's material (materialKey, as it is kept) to its number
+	mats   []gameMaterial
+	byKey  keyTable // a material (materialKey, as it is kept) to its number in mats
 	size   uint64
 	itiers []implicit.Tier
 	pawns  bool // some material of the game has pawns
@@ -38,9 +39,13 @@ type Game struct {
 	played     *Game
 }
 
-type gameTier struct {
+// gameMaterial is one of a game's materials: its Endgame, the index of
+// its first position in the game, and its first tier's number (a material
+// with pawns is solved as several: Endgame.Parts).
+type gameMaterial struct {
 	e     *Endgame
 	start uint64
+	tier  int
 }
 
 // keyTable maps the materialKeys of a game's tiers to their numbers: a
@@ -131,7 +136,7 @@ func newGame(root Material, plain bool) (*Game, error) {
 		if _, ok := g.byKey.get(key); ok {
 			continue
 		}
-		if len(g.tiers) > 0 && !plain {
+		if len(g.mats) > 0 && !plain {
 			if _, ok := g.byKey.get(swapKey(key)); ok {
 				continue
 			}
@@ -141,8 +146,8 @@ func newGame(root Material, plain bool) (*Game, error) {
 			return nil, err
 		}
 		g.pawns = g.pawns || m.HasPawns()
-		g.byKey.put(key, len(g.tiers))
-		g.tiers = append(g.tiers, gameTier{e: e, start: g.size})
+		g.byKey.put(key, len(g.mats))
+		g.mats = append(g.mats, gameMaterial{e: e, start: g.size})
 		g.size += e.Size()
 		for _, c := range children(m) {
 			switch {
@@ -154,19 +159,20 @@ func newGame(root Material, plain bool) (*Game, error) {
 			queue = append(queue, c)
 		}
 	}
-	for k, t := range g.tiers {
-		it := implicit.Tier{Name: t.e.m.String(), Start: t.start, End: t.start + t.e.Size()}
-		for _, c := range children(t.e.m) {
-			j, ok := g.byKey.get(materialKey(c))
-			if !ok {
-				j, _ = g.byKey.get(swapKey(materialKey(c)))
+	for k := range g.mats {
+		t := &g.mats[k]
+		t.tier = len(g.itiers)
+		name := t.e.m.String()
+		for j, part := range t.e.Parts() {
+			it := implicit.Tier{Name: name, Start: t.start + part[0], End: t.start + part[1]}
+			if t.e.blocks != nil {
+				it.Name, it.Group = fmt.Sprintf("%s.%d", name, j+1), name
 			}
-			if j != k && !slices.Contains(it.Children, j) {
-				it.Children = append(it.Children, j)
-			}
+			g.itiers = append(g.itiers, it)
 		}
-		slices.Sort(it.Children)
-		g.itiers = append(g.itiers, it)
+	}
+	for k := range g.mats {
+		g.tierChildren(k)
 	}
 	return g, nil
 }
@@ -221,19 +227,21 @@ func flip(p *Position) Position {
 // Size returns the number of indices of every tier.
 func (g *Game) Size() uint64 { return g.size }
 
-// Tiers returns the tiers, one per material (implicit.Tiered).
+// Tiers returns the tiers: one per material without pawns, and the parts
+// of one with (implicit.Tiered).
 func (g *Game) Tiers() []implicit.Tier { return g.itiers }
 
 // MaxMoves bounds the moves of a position: a king's 8 and three queens'.
 func (g *Game) MaxMoves() uint64 { return 8 + 3*27 }
 
 // Root returns the material the game was made for.
-func (g *Game) Root() Material { return g.tiers[0].e.Material() }
+func (g *Game) Root() Material { return g.mats[0].e.Material() }
 
-// locate returns the tier of index s and its index in the tier's Endgame.
+// locate returns the material of index s and its index in the material's
+// Endgame.
 func (g *Game) locate(s uint64) (int, uint64) {
-	k := implicit.TierOf(g.itiers, s)
-	return k, s - g.tiers[k].start
+	k := sort.Search(len(g.mats), func(k int) bool { return g.mats[k].start > s }) - 1
+	return k, s - g.mats[k].start
 }
 
 // Position returns the position of index s and whether s is legal (a
@@ -243,21 +251,21 @@ func (g *Game) Position(s uint64) (Position, bool) {
 	return p, ok
 }
 
-// decode returns the position of index s, its tier and its index in the
+// decode returns the position of index s, its material and its index in the
 // tier's Endgame, and whether s is legal.
 func (g *Game) decode(s uint64) (p Position, k int, i uint64, ok bool) {
 	if s >= g.size {
 		return p, 0, 0, false
 	}
 	p, k, i = g.decodeLegal(s)
-	return p, k, i, g.tiers[k].e.legalIndex(i, &p)
+	return p, k, i, g.mats[k].e.legalIndex(i, &p)
 }
 
 // decodeLegal is decode of a legal index s, for Moves and Unmoves (which
 // the contract defines for legal positions only): it spares the check.
 func (g *Game) decodeLegal(s uint64) (p Position, k int, i uint64) {
 	k, i = g.locate(s)
-	g.tiers[k].e.decodeInto(i, &p)
+	g.mats[k].e.decodeInto(i, &p)
 	return p, k, i
 }
 
@@ -291,8 +299,8 @@ func (g *Game) indexFlipped(p *Position) (i uint64, flipped, ok bool) {
 		q := flip(p)
 		p, flipped = &q, true
 	}
-	i, ok = g.tiers[k].e.canonical(p)
-	return g.tiers[k].start + i, flipped, ok
+	i, ok = g.mats[k].e.canonical(p)
+	return g.mats[k].start + i, flipped, ok
 }
 
 // Classify returns Illegal for an index that is not its class's legal
@@ -354,7 +362,7 @@ func (g *Game) TierMoves(s uint64, dst []uint64) (uint64, []uint64) {
 	return g.tierMoves(&p, k, i, dst)
 }
 
-// tierMoves is TierMoves of p, the position of index i of tier k. A move
+// tierMoves is TierMoves of p, the position of index i of material k. A move
 // within the material is counted without its index where no two can reach
 // one class (diagonalSymmetric), numbered and counted once per class
 // elsewhere.
@@ -370,14 +378,16 @@ func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []
 	occ := p.occupancy()
 	all := occ[0] | occ[1]
 	them := p.Turn.Other()
-	repeat := g.tiers[k].e.syms == 8 && p.diagonalSymmetric(them) // among the moves within the material
+	repeat := g.mats[k].e.syms == 8 && p.diagonalSymmetric(them) // among the moves within the material
 	exitRepeat := mayRepeat(p.king(them))
 	var inside uint64
 	var within [128]uint64
 	same := within[:0]
 	from := len(dst)
+	blocked := g.mats[k].e.blocks != nil // a pawn's move leaves the tier
 	for _, m := range moves {
-		stays := m.Promotion == King && !all.Has(m.To) && !(p.EP != 0 && m.To == p.EP && p.Pieces[p.slot(m.From)].Kind == Pawn)
+		pawn := p.Pieces[p.slot(m.From)].Kind == Pawn
+		stays := m.Promotion == King && !all.Has(m.To) && !(pawn && (blocked || p.EP != 0 && m.To == p.EP))
 		switch {
 		case stays && !repeat:
 			inside++
@@ -404,10 +414,10 @@ func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
 	return g.moves(&p, k, i, dst)
 }
 
-// moves is Moves of p, the position of index i of tier k: none for a
+// moves is Moves of p, the position of index i of material k: none for a
 // checkmate.
 func (g *Game) moves(p *Position, k int, i uint64, dst []uint64) []uint64 {
-	t := &g.tiers[k]
+	t := &g.mats[k]
 	var buf [128]Move
 	moves := p.Moves(buf[:0])
 	if len(moves) == 0 {
@@ -467,9 +477,9 @@ func (p *Position) diagonalSymmetric(c Color) bool {
 }
 
 // moveIndex appends the index of the class that move m of p (the
-// position of index i of tier k, its occupied squares all) reaches.
+// position of index i of material k, its occupied squares all) reaches.
 func (g *Game) moveIndex(p *Position, k int, i uint64, m Move, all Bitboard, dst []uint64) []uint64 {
-	t := &g.tiers[k]
+	t := &g.mats[k]
 	// Not from an en-passant node (whose index is not a position's), nor
 	// a double step (which may lead to one).
 	if m.Promotion == King && !all.Has(m.To) && p.EP == 0 && m.To-m.From != 16 && m.From-m.To != 16 {
@@ -516,8 +526,8 @@ func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 {
 }
 
 // TierUnmoves appends the un-moves of t within its tier: Unmoves without
-// the captures and promotions, which come from other tiers
-// (implicit.TierUnmover).
+// the captures and promotions and, in a material with pawns, the pawns'
+// moves, which come from other tiers (implicit.TierUnmover).
 func (g *Game) TierUnmoves(t uint64, _ bool, dst []uint64) []uint64 {
 	return g.unmoves(t, false, dst)
 }
@@ -529,9 +539,12 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 	if p.EP == 0 && !p.InCheck(p.Turn) && !p.hasMove() { // a stalemate moves to itself
 		dst = append(dst, t)
 	}
-	tier := &g.tiers[k]
+	tier := &g.mats[k]
 	var steps [128]unmove
 	for _, u := range p.unmoves(steps[:0]) {
+		if !conversions && tier.e.blocks != nil && p.Pieces[u.j].Kind == Pawn {
+			continue // from another block, of a tier solved after this one
+		}
 		if p.EP == 0 && u.ep == 0 {
 			if prev, ok := tier.e.step(&p, i, u.j, p.Pieces[u.j].Square, u.from); ok {
 				dst = append(dst, tier.start+prev)
@@ -738,7 +751,7 @@ func (g *Game) MoveName(s, t uint64) string {
 			return m.String()
 		}
 	}
-	if p.InCheck(p.Turn) || t != g.tiers[k].start+i {
+	if p.InCheck(p.Turn) || t != g.mats[k].start+i {
 		return ""
 	}
 	return "0000" // a stalemate's move to itself: UCI's null move

@@ -134,7 +134,7 @@ func TestPublishedKQvKR(t *testing.T) {
 	}
 	var counts [4]uint64
 	var longest uint64
-	for i := range g.tiers[0].e.half { // White to move in the root
+	for i := range g.mats[0].e.half { // White to move in the root
 		counts[r.Value(i)]++
 		if r.Value(i) == engine.Win {
 			longest = max(longest, r.Depth(i))
@@ -288,7 +288,7 @@ func TestRepeats(t *testing.T) {
 				back = append(back, s)
 			}
 			for _, q := range p.Unmoves(nil) {
-				if prev, ok := g.index(&q); ok {
+				if prev, ok := g.index(&q); ok && implicit.TierOf(g.itiers, prev) == k {
 					back = append(back, prev)
 				}
 			}

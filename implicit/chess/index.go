@@ -6,21 +6,23 @@ import (
 	"slices"
 )
 
-// Endgame numbers the positions of one material over [0, Size()): White to
-// move in the first half, Black in the second. Within a half, the index is
-// a number in mixed radix: the pair of kings (most significant), then each
-// other piece's square in signature order (64 squares, 48 for a pawn: a2 to
-// h7).
+// Endgame numbers the positions of one material over [0, Size()).
+// Without pawns: White to move in the first half, Black in the second;
+// within a half, a number in mixed radix: the pair of kings (most
+// significant), then each other piece's square in signature order. One
+// position of each class under the board's 8 symmetries is legal (its
+// representative); the others are illegal indices. The kings are taken to
+// the 462 pairs with White's king in the triangle a1-d1-d4 and, where it
+// is on the a1-h8 diagonal, Black's on or below it. Where both kings lie
+// on the diagonal the other pieces decide: the representative is the
+// image with the smallest index. Identical pieces (two white rooks) are
+// taken in order of their squares.
 //
-// One position of each class under the board's symmetries is legal (its
-// representative); the others are illegal indices. Without pawns the
-// symmetries are the board's 8, and the kings are taken to the 462 pairs
-// with White's king in the triangle a1-d1-d4 and, where it is on the a1-h8
-// diagonal, Black's on or below it; with pawns, the symmetry is the
-// left-right mirror and White's king is on files a to d (1806 pairs). Where
-// both kings lie on the diagonal the other pieces decide: the
-// representative is the image with the smallest index. Identical pieces
-// (two white rooks) are taken in order of their squares.
+// With pawns, whose symmetry is the left-right mirror, the index is cut
+// into blocks by the pawns' placement (blocks.go), and each position is
+// its class's only index. (The game of Played, without symmetry, keeps
+// the layout without blocks, its pawns' squares a digit of 48 each, a2 to
+// h7, and every pair of kings.)
 type Endgame struct {
 	m     Material
 	slots []Piece // the kinds and colours of the pieces, in signature order
@@ -48,6 +50,20 @@ type Endgame struct {
 	// region r's pawn's slot, epRegion[j] slot j's region or -1.
 	epSlots  []int
 	epRegion []int
+	// With pawns (but for the game of Played), the index is cut into
+	// blocks by the pawns' placement instead (blocks.go): others and
+	// radix are then the pieces other than kings and pawns, kkAll and
+	// kkAllOf the table of every pair of kings, blockOf a placement's
+	// block (-1 for none), parts the first block of each part, and size
+	// the index's.
+	pawnSlots  []int
+	pawnWeight []uint32 // by slot: a pawn's weight in the placement's number
+	blocks     []pawnBlock
+	blockOf    []int32
+	parts      []int
+	kkAll      []kingPair
+	kkAllOf    [64][64]int32
+	size       uint64
 }
 
 type kingPair struct{ w, b Square }
@@ -99,8 +115,9 @@ func newEndgame(m Material, plain bool) (*Endgame, error) {
 			e.slots = append(e.slots, Piece{Kind: k, Color: Color(c)})
 		}
 	}
+	blocked := m.HasPawns() && !plain
 	for i, pc := range e.slots {
-		if pc.Kind == King {
+		if pc.Kind == King || blocked && pc.Kind == Pawn {
 			continue
 		}
 		e.others = append(e.others, i)
@@ -113,9 +130,17 @@ func newEndgame(m Material, plain bool) (*Endgame, error) {
 	for w := Square(0); w < NoSquare; w++ {
 		for b := Square(0); b < NoSquare; b++ {
 			e.kkOf[w][b] = -1
-			if w != b && !kingAttacks[w].Has(b) && e.kingsCanonical(w, b) {
+			e.kkAllOf[w][b] = -1
+			if w == b || kingAttacks[w].Has(b) {
+				continue
+			}
+			if e.kingsCanonical(w, b) {
 				e.kkOf[w][b] = int32(len(e.kk))
 				e.kk = append(e.kk, kingPair{w, b})
+			}
+			if blocked {
+				e.kkAllOf[w][b] = int32(len(e.kkAll))
+				e.kkAll = append(e.kkAll, kingPair{w, b})
 			}
 		}
 	}
@@ -132,6 +157,10 @@ func newEndgame(m Material, plain bool) (*Endgame, error) {
 	}
 	for j, pc := range e.slots {
 		e.twin = append(e.twin, j > 0 && e.slots[j-1] == pc || j+1 < len(e.slots) && e.slots[j+1] == pc)
+	}
+	if blocked {
+		e.makeBlocks()
+		return e, nil
 	}
 	for j, pc := range e.slots {
 		e.epRegion = append(e.epRegion, -1)
@@ -172,6 +201,9 @@ func newEndgame(m Material, plain bool) (*Endgame, error) {
 // as it stands and no other symmetry brings it there: the other pieces
 // keep their squares, and the pair's number changes.
 func (e *Endgame) step(p *Position, i uint64, j int, from, to Square) (uint64, bool) {
+	if e.blocks != nil {
+		return e.stepBlocked(p, i, j, to)
+	}
 	turned := i + e.half
 	if i >= e.half {
 		turned = i - e.half
@@ -218,10 +250,16 @@ func (e *Endgame) Material() Material { return e.m.clone() }
 
 // Size returns the number of indices: both sides to move, then the
 // en-passant nodes' regions.
-func (e *Endgame) Size() uint64 { return uint64(2+len(e.epSlots)) * e.half }
+func (e *Endgame) Size() uint64 {
+	if e.blocks != nil {
+		return e.size
+	}
+	return uint64(2+len(e.epSlots)) * e.half
+}
 
 // KingPairs returns the number of pairs of kings of representatives (462
-// without pawns, 1806 with).
+// without pawns, 1806 with: those of a placement of the pawns that is its
+// own mirror image).
 func (e *Endgame) KingPairs() int { return len(e.kk) }
 
 // Decode returns the position of index i, which may be illegal: pieces on
@@ -236,6 +274,10 @@ func (e *Endgame) Decode(i uint64) Position {
 // decodeInto is Decode into p.
 func (e *Endgame) decodeInto(i uint64, p *Position) {
 	p.N = copy(p.Pieces[:], e.slots)
+	if e.blocks != nil {
+		e.decodeBlocked(i, p)
+		return
+	}
 	p.Turn, p.EP = White, 0
 	pawn := -1
 	switch {
@@ -269,6 +311,9 @@ func (e *Endgame) decodeInto(i uint64, p *Position) {
 // order whose kings are a representative's pair; ok is false if they are
 // not.
 func (e *Endgame) encode(p *Position) (uint64, bool) {
+	if e.blocks != nil {
+		return e.encodeBlocked(p)
+	}
 	kk := e.kkOf[p.Pieces[0].Square][p.Pieces[e.bk].Square]
 	if kk < 0 {
 		return 0, false
@@ -313,6 +358,9 @@ func (e *Endgame) Index(p Position) (uint64, bool) {
 // pair; ok is false if none is (a king pair no symmetry brings into the
 // table: none, as every pair has an image there).
 func (e *Endgame) canonical(p *Position) (uint64, bool) {
+	if e.blocks != nil {
+		return e.canonicalBlocked(p)
+	}
 	if p.EP != 0 {
 		return e.epCanonical(p)
 	}
@@ -352,6 +400,9 @@ func (e *Endgame) legalIndex(i uint64, p *Position) bool {
 	}
 	if !p.Legal() {
 		return false
+	}
+	if e.blocks != nil {
+		return true // a block's index is its position's only one
 	}
 	if p.EP == 0 && e.alone[(i%e.half)/e.kkWidth] {
 		return true // no other image has its kings in the table: i is p's class's only index
