@@ -45,7 +45,7 @@ if ! [ -e "$work/retro/done" ]; then
 fi
 if ! [ -e "$work/rtb/done" ]; then
   start=$(date +%s.%N)
-  for sig in $("$retro" solve chess -all 4 -dir "$work/retro" | grep ' already$' | cut -d: -f1); do
+  for sig in $("$retro" solve chess -all 4 -dir "$work/retro" | grep ' already$' | cut -d: -f1 | grep -vx KvK); do
     (cd "$work/rtb" && RTBPATH="$work/rtb" "$gen/$(tool "$sig")" -t 2 "$sig" >/dev/null)
   done
   echo "rtbgen, 3 and 4 pieces, compressed: $(echo "$(date +%s.%N) - $start" | bc) s" >"$work/rtb/time"
@@ -59,14 +59,15 @@ for sig in "$@"; do
   tiers=$work/retro/tiers
   # Its children of 5 pieces (the promotions of one with pawns), solved
   # first by both and not timed: retro's tiers, rtbgen's tables.
-  for child in $("$retro" solve chess "$sig" -plan | awk 'NR > 1 && length($2) == 6 { print $2 }'); do
+  # (A tier of an endgame with pawns is a part of it: KRPvKR.3.)
+  for child in $("$retro" solve chess "$sig" -plan | awk 'NR > 1 { n = $2; sub(/\..*/, "", n); if (length(n) == 6 && !seen[n]++) print n }'); do
     [ "$child" = "$sig" ] && continue
     "$retro" solve chess "$child" -checkpoint "$tiers" >/dev/null
     name=$(syzygy "$child")
     [ -e "$work/rtb/$name.rtbw" ] || (cd "$work/rtb" && RTBPATH="$work/rtb" "$gen/$(tool "$name")" -t 2 "$name" >/dev/null)
   done
   tool=$(tool "$sig")
-  rm -f "$tiers/$sig.tier" # solve the endgame's own tier again
+  rm -f "$tiers/$sig.tier" "$tiers/$sig"_*.tier # solve the endgame's own tiers again
   /usr/bin/time -f "%e %M" -o "$work/retro.time" "$retro" solve chess "$sig" -workers 2 -checkpoint "$tiers" >/dev/null
   (cd "$work/rtb" && RTBPATH="$work/rtb" /usr/bin/time -f "%e %M" -o "$work/rtb.time" "$gen/$tool" -g -t 2 "$sig" >/dev/null)
   read -r rs rk <"$work/retro.time"
