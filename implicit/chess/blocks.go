@@ -160,7 +160,7 @@ func (e *Endgame) makeBlocks() {
 		b.start = start
 		start += b.size()
 		e.blockOf[b.cfg] = int32(k)
-		if k == 0 || b.sum != e.blocks[k-1].sum || e.blocks[k-1].start+e.blocks[k-1].size()-e.blocks[e.parts[len(e.parts)-1]].start >= partTarget {
+		if k == 0 || b.sum != e.blocks[k-1].sum || b.start-e.blocks[e.parts[len(e.parts)-1]].start >= partTarget {
 			e.parts = append(e.parts, k)
 		}
 	}
@@ -169,7 +169,7 @@ func (e *Endgame) makeBlocks() {
 
 // blockAt returns the block that holds index i.
 func (e *Endgame) blockAt(i uint64) int {
-	return sort.Search(len(e.blocks), func(k int) bool { return e.blocks[k].start+e.blocks[k].size() > i }) //nolint
+	return sort.Search(len(e.blocks), func(k int) bool { return e.blocks[k].start+e.blocks[k].size() > i })
 }
 
 // Parts returns the ranges of the endgame's index that its Game solves as

@@ -160,12 +160,12 @@ func newGame(root Material, plain bool) (*Game, error) {
 		}
 	}
 	for k := range g.mats {
-		t := &g.mats[k]
-		t.tier = len(g.itiers)
-		name := t.e.m.String()
-		for j, part := range t.e.Parts() {
-			it := implicit.Tier{Name: name, Start: t.start + part[0], End: t.start + part[1]}
-			if t.e.blocks != nil {
+		mat := &g.mats[k]
+		mat.tier = len(g.itiers)
+		name := mat.e.m.String()
+		for j, part := range mat.e.Parts() {
+			it := implicit.Tier{Name: name, Start: mat.start + part[0], End: mat.start + part[1]}
+			if mat.e.blocks != nil {
 				it.Name, it.Group = fmt.Sprintf("%s.%d", name, j+1), name
 			}
 			g.itiers = append(g.itiers, it)
@@ -251,8 +251,8 @@ func (g *Game) Position(s uint64) (Position, bool) {
 	return p, ok
 }
 
-// decode returns the position of index s, its material and its index in the
-// tier's Endgame, and whether s is legal.
+// decode returns the position of index s, its material and its index in
+// the material's Endgame, and whether s is legal.
 func (g *Game) decode(s uint64) (p Position, k int, i uint64, ok bool) {
 	if s >= g.size {
 		return p, 0, 0, false
@@ -384,9 +384,15 @@ func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []
 	var within [128]uint64
 	same := within[:0]
 	from := len(dst)
-	blocked := g.mats[k].e.blocks != nil // a pawn's move leaves the tier
+	var pawns Bitboard // their moves leave the tier where the material is in blocks (blocks.go)
+	for _, pc := range p.List() {
+		if pc.Kind == Pawn {
+			pawns |= Bit(pc.Square)
+		}
+	}
+	blocked := g.mats[k].e.blocks != nil
 	for _, m := range moves {
-		pawn := p.Pieces[p.slot(m.From)].Kind == Pawn
+		pawn := pawns.Has(m.From)
 		stays := m.Promotion == King && !all.Has(m.To) && !(pawn && (blocked || p.EP != 0 && m.To == p.EP))
 		switch {
 		case stays && !repeat:
