@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/db"
@@ -172,9 +174,10 @@ type store struct {
 	// empty otherwise.
 	classes implicit.ClassSet
 	unmap   func() error
-	// unload unmaps the codes' copy in huge pages (load), if any; mapped
-	// is the codes in the file's mapping.
-	unload func() error
+	// huge is the codes' copy in huge pages while a parent reads them
+	// (load), codes then being its bytes; mapped is the codes in the file's
+	// mapping.
+	huge   *hugeCodes
 	mapped []byte
 	// overEntries and overCodes are the overflow: the entries whose code
 	// is overflowCode in codes, and their codes.
@@ -186,40 +189,85 @@ const hugeLoad = 16 << 20
 
 // load copies large codes into huge pages, where the many random lookups
 // of a child's parents miss the TLB far less than in the file's mapping,
-// whose pages it gives back (they stay in the page cache).
+// whose pages it gives back (they stay in the page cache). The copy is made
+// a huge page at a time, when a lookup first falls in it (hugeCodes.fill).
 func (s *store) load() {
-	if len(s.codes) < hugeLoad || s.unload != nil {
+	if len(s.codes) < hugeLoad || s.huge != nil {
 		return
 	}
-	if c, unload := hugeCopy(s.codes); c != nil {
-		dropPages(s.data)
-		s.mapped, s.codes, s.unload = s.codes, c, unload
+	if h := newHugeCodes(s.codes); h != nil {
+		s.mapped, s.codes, s.huge = s.codes, h.copy, h
 	}
-}
-
-// hugeCopy returns a copy of b in huge pages (bitset.MapHuge) and the
-// function that unmaps it; nil where there are none to ask for.
-func hugeCopy(b []byte) ([]byte, func() error) {
-	c, unmap := bitset.MapHuge(uint64(len(b)))
-	if c == nil {
-		return nil, nil
-	}
-	copy(c, b)
-	return c, unmap
 }
 
 // unloadCodes gives the memory of the codes back: load's copy, and the
 // file's pages (they stay in the page cache for the next read).
 func (s *store) unloadCodes() {
-	if s.unload != nil {
-		s.unload()
-		s.codes, s.unload = s.mapped, nil
+	if s.huge != nil {
+		s.huge.unmap()
+		s.codes, s.huge = s.mapped, nil
 	}
 	dropPages(s.data)
 }
 
+// hugePage is the size of a huge page, the unit in which hugeCodes copies.
+const hugePage = 2 << 20
+
+// hugeCodes is a copy of a tier's codes in huge pages, filled a huge page
+// at a time, when a lookup first reads there: a parent that reaches part of
+// a child keeps that part in memory, not the whole (a chess endgame's
+// promotions reach the child with the other side to move, half its
+// positions).
+type hugeCodes struct {
+	copy  []byte // the copy: mapped whole, in memory where filled
+	src   []byte // the codes in the file's mapping
+	unmap func() error
+	// skew is copy's offset in its first huge page: byte b of the copy is
+	// in the copy's huge page (skew+b)/hugePage.
+	skew   uint64
+	filled []atomic.Uint32 // filled[j] != 0 once the copy's huge page j holds its codes
+	mu     sync.Mutex      // held while a page is filled
+}
+
+// newHugeCodes returns an empty copy of the codes src in huge pages
+// (bitset.MapHuge); nil where there are none to ask for.
+func newHugeCodes(src []byte) *hugeCodes {
+	c, unmap := bitset.MapHuge(uint64(len(src)))
+	if c == nil {
+		return nil
+	}
+	skew := uint64(uintptr(unsafe.Pointer(&c[0])) % hugePage)
+	return &hugeCodes{copy: c, src: src, unmap: unmap, skew: skew,
+		filled: make([]atomic.Uint32, (skew+uint64(len(c))+hugePage-1)/hugePage)}
+}
+
+// ensure fills the huge page of the copy's byte b, if it is not yet.
+func (h *hugeCodes) ensure(b uint64) {
+	if j := (h.skew + b) / hugePage; h.filled[j].Load() == 0 {
+		h.fill(j)
+	}
+}
+
+// fill copies the codes of the copy's huge page j from the file's mapping,
+// whose pages it then gives back.
+func (h *hugeCodes) fill(j uint64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.filled[j].Load() != 0 {
+		return
+	}
+	lo := max(j*hugePage, h.skew) - h.skew
+	hi := min((j+1)*hugePage-h.skew, uint64(len(h.copy)))
+	copy(h.copy[lo:hi], h.src[lo:hi])
+	dropPages(h.src[lo:hi])
+	h.filled[j].Store(1)
+}
+
 // code returns the code of entry i.
 func (s *store) code(i uint64) uint64 {
+	if s.huge != nil {
+		s.huge.ensure(uint64(s.h.width) * i)
+	}
 	switch s.h.width {
 	case 1:
 		if c := s.codes[i]; c != overflowCode || s.overEntries == nil {
@@ -244,9 +292,9 @@ func (s *store) Size() uint64 { return s.h.entries }
 
 func (s *store) close() error {
 	var err error
-	if s.unload != nil {
-		err = s.unload()
-		s.unload = nil
+	if s.huge != nil {
+		err = s.huge.unmap()
+		s.huge = nil
 	}
 	if s.unmap == nil {
 		return err

@@ -81,3 +81,53 @@ func TestManifestUpgrade(t *testing.T) {
 		t.Error("another solve's folder was taken")
 	}
 }
+
+// TestHugeCodesFillOnRead reads a few bytes of a copy made by hugeCodes:
+// each reads as the file it is copied from holds it, and only the huge
+// pages read from are filled (the others read as zero).
+func TestHugeCodesFillOnRead(t *testing.T) {
+	want := make([]byte, 5*hugePage+12345)
+	for i := range want {
+		want[i] = byte(i%251) + 1
+	}
+	path := filepath.Join(t.TempDir(), "codes")
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, unmap, err := mapFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unmap()
+	h := newHugeCodes(src)
+	if h == nil {
+		t.Skip("no huge pages to map here")
+	}
+	defer h.unmap()
+	reads := []uint64{0, 7, hugePage + 3, uint64(len(src)) - 1, hugePage + 5}
+	pages := map[uint64]bool{}
+	for _, b := range reads {
+		h.ensure(b)
+		if h.copy[b] != want[b] {
+			t.Fatalf("byte %d of the copy is %d, want %d", b, h.copy[b], want[b])
+		}
+		pages[(h.skew+b)/hugePage] = true
+	}
+	filled := 0
+	for j := range h.filled {
+		if h.filled[j].Load() != 0 {
+			filled++
+			if !pages[uint64(j)] {
+				t.Errorf("huge page %d was filled, but nothing was read there", j)
+			}
+		}
+	}
+	if filled != len(pages) {
+		t.Errorf("%d huge pages filled, want the %d read from", filled, len(pages))
+	}
+	for b := range uint64(len(want)) {
+		if j := (h.skew + b) / hugePage; !pages[j] && h.copy[b] != 0 {
+			t.Fatalf("byte %d, in a page never read, is %d", b, h.copy[b])
+		}
+	}
+}
