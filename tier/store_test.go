@@ -2,9 +2,11 @@ package tier
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/retro-solver/retro/db"
@@ -129,5 +131,26 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 		if j := (h.skew + b) / hugePage; !pages[j] && h.copy[b] != 0 {
 			t.Fatalf("byte %d, in a page never read, is %d", b, h.copy[b])
 		}
+	}
+	// Readers at once, as a tier's workers look up its child: each byte
+	// reads as the file holds it, whichever reader filled its page.
+	g := newHugeCodes(src)
+	defer g.unmap()
+	var wg sync.WaitGroup
+	bad := make([]int, 4)
+	for w := range bad {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(w), 1))
+			for range 20000 {
+				b := r.Uint64N(uint64(len(want)))
+				if g.ensure(b); g.copy[b] != want[b] {
+					bad[w]++
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if bad[0]+bad[1]+bad[2]+bad[3] != 0 {
+		t.Errorf("read at once, bytes read wrong: %v", bad)
 	}
 }
