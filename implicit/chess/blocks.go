@@ -2,6 +2,7 @@ package chess
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -165,11 +166,30 @@ func (e *Endgame) makeBlocks() {
 		}
 	}
 	e.size = start
+	// Buckets as large as the smallest block: an index's block is its
+	// bucket's first, or one of the next ones.
+	smallest := e.size
+	for k := range e.blocks {
+		smallest = min(smallest, e.blocks[k].size())
+	}
+	e.bucketShift = uint(bits.Len64(smallest) - 1)
+	e.bucket = make([]int32, e.size>>e.bucketShift+1)
+	k := 0
+	for j := range e.bucket {
+		for k+1 < len(e.blocks) && e.blocks[k+1].start <= uint64(j)<<e.bucketShift {
+			k++
+		}
+		e.bucket[j] = int32(k)
+	}
 }
 
 // blockAt returns the block that holds index i.
 func (e *Endgame) blockAt(i uint64) int {
-	return sort.Search(len(e.blocks), func(k int) bool { return e.blocks[k].start+e.blocks[k].size() > i })
+	k := int(e.bucket[i>>e.bucketShift])
+	for k+1 < len(e.blocks) && e.blocks[k+1].start <= i {
+		k++
+	}
+	return k
 }
 
 // Parts returns the ranges of the endgame's index that its Game solves as

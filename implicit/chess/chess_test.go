@@ -3,6 +3,7 @@ package chess
 import (
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -397,6 +398,34 @@ func TestHits(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestBlockAt finds the block of each block's first and last index, and of
+// indices in between, by the buckets of blockAt and by a search of every
+// block's range; both agree, for endgames of one to three pawns.
+func TestBlockAt(t *testing.T) {
+	for _, sig := range []string{"KRPvKR", "KPPvKP", "KPPPvK"} {
+		m, err := ParseMaterial(sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := NewEndgame(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(i uint64) {
+			want := sort.Search(len(e.blocks), func(k int) bool { return e.blocks[k].start+e.blocks[k].size() > i })
+			if got := e.blockAt(i); got != want {
+				t.Fatalf("%s: index %d is in block %d, blockAt says %d", sig, i, want, got)
+			}
+		}
+		for k := range e.blocks {
+			b := &e.blocks[k]
+			check(b.start)
+			check(b.start + b.size() - 1)
+			check(b.start + b.size()/3)
 		}
 	}
 }

@@ -55,12 +55,16 @@ type Endgame struct {
 	// radix are then the pieces other than kings and pawns, kkAll and
 	// kkAllOf the table of every pair of kings, blockOf a placement's
 	// block (-1 for none), parts the first block of each part, and size
-	// the index's.
-	pawnSlots  []int
-	pawnWeight []uint32 // by slot: a pawn's weight in the placement's number
-	blocks     []pawnBlock
-	blockOf    []int32
-	parts      []int
+	// the index's. bucket[i>>bucketShift] is the block of the index
+	// i&^(1<<bucketShift-1), each block holding at least 1<<bucketShift
+	// indices (blockAt).
+	pawnSlots   []int
+	pawnWeight  []uint32 // by slot: a pawn's weight in the placement's number
+	blocks      []pawnBlock
+	blockOf     []int32
+	parts       []int
+	bucket      []int32
+	bucketShift uint
 	kkAll      []kingPair
 	kkAllOf    [64][64]int32
 	size       uint64
