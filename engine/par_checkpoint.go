@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"math/bits"
+	"runtime"
 	"time"
 
 	"github.com/retro-solver/retro/bitset"
@@ -49,6 +50,10 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 		writeHead(w, c, parCheckpointMagic, parCheckpointVersion, st.fields())
 		writeWords(w, s.lanes.Words())
 		writeWords(w, front.Words())
+		// front's words are mapped outside the Go heap and unmapped once
+		// front is unreachable: keep it until they are written (a
+		// collection during the write faulted, on a 242M-position tier).
+		runtime.KeepAlive(front)
 		if s.exits != nil {
 			writeWords(w, s.exits.lanes.Words())
 		}
@@ -103,6 +108,7 @@ func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 			s.resumedFrontier++
 		}
 	}
+	runtime.KeepAlive(front) // its words are unmapped once it is unreachable
 	s.bufs[0].edges = saved.edges
 	c.last = time.Now()
 	return saved.depth, saved.maxDepth, nil

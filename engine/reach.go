@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"runtime"
 
 	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
@@ -44,6 +45,7 @@ func ReachableClasses(ctx context.Context, g implicit.PositionCounter, start uin
 		}
 		return nil
 	})
+	runtime.KeepAlive(seen) // its words are unmapped once it is unreachable
 	for _, s := range sums {
 		classes += s[0]
 		positions += s[1]
