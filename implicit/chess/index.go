@@ -65,9 +65,9 @@ type Endgame struct {
 	parts       []int
 	bucket      []int32
 	bucketShift uint
-	kkAll      []kingPair
-	kkAllOf    [64][64]int32
-	size       uint64
+	kkAll       []kingPair
+	kkAllOf     [64][64]int32
+	size        uint64
 }
 
 type kingPair struct{ w, b Square }
