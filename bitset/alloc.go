@@ -6,6 +6,10 @@ package bitset
 // once per 4 KiB.
 const hugeMin = 16 << 20
 
+// HugePage is the size of a transparent huge page, the unit in which
+// MapHuge's memory is mapped.
+const HugePage = 2 << 20
+
 // mapping owns memory allocated outside the Go heap; the arrays keep a
 // pointer to it, and the memory is released once no array refers to it.
 type mapping struct{ _ byte }

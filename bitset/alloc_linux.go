@@ -30,7 +30,7 @@ func allocWords(n uint64) ([]uint64, *mapping) {
 // megabytes then misses the TLB far less), with the function that unmaps
 // them; nil if the mapping fails.
 func MapHuge(size uint64) ([]byte, func() error) {
-	const huge = 2 << 20
+	const huge = HugePage
 	if size == 0 || size > 1<<46 {
 		return nil, nil
 	}

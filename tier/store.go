@@ -210,8 +210,8 @@ func (s *store) unloadCodes() {
 	dropPages(s.data)
 }
 
-// hugePage is the size of a huge page, the unit in which hugeCodes copies.
-const hugePage = 2 << 20
+// hugePage is the unit in which hugeCodes copies.
+const hugePage = bitset.HugePage
 
 // hugeCodes is a copy of a tier's codes in huge pages, filled a huge page
 // at a time, when a lookup first reads there: a parent that reaches part of

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+
+	"github.com/retro-solver/retro/implicit"
 )
 
 // Blocks: a material with pawns is numbered a placement of its pawns at a
@@ -173,14 +175,7 @@ func (e *Endgame) makeBlocks() {
 		smallest = min(smallest, e.blocks[k].size())
 	}
 	e.bucketShift = uint(bits.Len64(smallest) - 1)
-	e.bucket = make([]int32, e.size>>e.bucketShift+1)
-	k := 0
-	for j := range e.bucket {
-		for k+1 < len(e.blocks) && e.blocks[k+1].start <= uint64(j)<<e.bucketShift {
-			k++
-		}
-		e.bucket[j] = int32(k)
-	}
+	e.bucket = implicit.Buckets(len(e.blocks), func(k int) uint64 { return e.blocks[k].start }, e.size, e.bucketShift)
 }
 
 // blockAt returns the block that holds index i.

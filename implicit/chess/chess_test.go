@@ -106,14 +106,7 @@ func TestUnmoves(t *testing.T) {
 // 462 without pawns and 1806 with, as every tablebase numbers them.
 func TestKingPairs(t *testing.T) {
 	for sig, want := range map[string]int{"KvK": 462, "KQvKR": 462, "KPvK": 1806, "KRvKP": 1806} {
-		m, err := ParseMaterial(sig)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := NewEndgame(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e, _ := testEndgame(t, sig)
 		if e.KingPairs() != want {
 			t.Errorf("%s: %d pairs of kings, want %d", sig, e.KingPairs(), want)
 		}
@@ -134,11 +127,7 @@ func TestIndexClasses(t *testing.T) {
 		sigs = append(sigs, "KNvKP", "KRRvK")
 	}
 	for _, sig := range sigs {
-		m, _ := ParseMaterial(sig)
-		e, err := NewEndgame(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e, m := testEndgame(t, sig)
 		reached := make([]bool, e.Size())
 		n := m.Count()
 		p := Position{N: n}
@@ -307,11 +296,7 @@ func FuzzParseMaterial(f *testing.F) {
 // to move, one per class: the published statistics (GAMES.md, chess:
 // 1108111 wins, 8963 draws, 2142 losses) add up to 1119216.
 func TestPublishedClassCount(t *testing.T) {
-	m, _ := ParseMaterial("KQvKR")
-	e, err := NewEndgame(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, _ := testEndgame(t, "KQvKR")
 	var p Position
 	n := 0
 	for i := range e.Size() / 2 {
@@ -407,14 +392,7 @@ func TestHits(t *testing.T) {
 // block's range; both agree, for endgames of one to three pawns.
 func TestBlockAt(t *testing.T) {
 	for _, sig := range []string{"KRPvKR", "KPPvKP", "KPPPvK"} {
-		m, err := ParseMaterial(sig)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := NewEndgame(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e, _ := testEndgame(t, sig)
 		check := func(i uint64) {
 			want := sort.Search(len(e.blocks), func(k int) bool { return e.blocks[k].start+e.blocks[k].size() > i })
 			if got := e.blockAt(i); got != want {

@@ -13,6 +13,20 @@ import (
 	"github.com/retro-solver/retro/internal/testsize"
 )
 
+// testEndgame returns the index of material sig, and the material.
+func testEndgame(tb testing.TB, sig string) (*Endgame, Material) {
+	tb.Helper()
+	m, err := ParseMaterial(sig)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e, err := NewEndgame(m)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e, m
+}
+
 // testGame returns the game of material sig, and the material.
 func testGame(tb testing.TB, sig string) (*Game, Material) {
 	tb.Helper()

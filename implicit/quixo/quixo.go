@@ -186,14 +186,7 @@ func (g *Game) setTiers() {
 	g.size = off
 	for g.hintShift = 0; g.size>>g.hintShift > 1<<12; g.hintShift++ {
 	}
-	g.hint = make([]int32, g.size>>g.hintShift+1)
-	k := 0
-	for b := range g.hint {
-		for k+1 < len(g.segs) && g.segs[k+1].offset <= uint64(b)<<g.hintShift {
-			k++
-		}
-		g.hint[b] = int32(k)
-	}
+	g.hint = implicit.Buckets(len(g.segs), func(k int) uint64 { return g.segs[k].offset }, g.size, g.hintShift)
 	// Children: {a+1, b} and {a, b+1}, which follow in the next count.
 	for k := range g.tiers {
 		a, b := g.segs[g.seg0(k)].x, g.segs[g.seg0(k)].o
