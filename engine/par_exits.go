@@ -136,11 +136,18 @@ func (ev *exitEvents) scan(ctx context.Context, workers int, depth uint64, act f
 	width := ev.lanes.Width()
 	perWord := uint64(64 / width)
 	laneMask := uint64(1)<<width - 1
+	// A word holds a lane of this level if some lane, its low bit
+	// cleared, equals claim: one lane of y = 0. The test for a zero lane
+	// (any lane's top bit set in (y - ones) &^ y) is exact for the word as
+	// a whole, so a word without one is passed over in a few operations.
+	ones := ^uint64(0) / laneMask // the low bit of each lane
+	tops := ones << (width - 1)
+	claims := claim * ones
 	chunk := parallel.ChunkFor(uint64(len(words)), workers, 64)
 	return parallel.For(ctx, workers, uint64(len(words)), chunk, func(w int, lo, hi uint64) error {
 		for wi := lo; wi < hi; wi++ {
 			x := words[wi]
-			if x == 0 {
+			if y := x&^ones ^ claims; (y-ones)&^y&tops == 0 {
 				continue
 			}
 			for l := range perWord {

@@ -364,9 +364,57 @@ func (g *Game) TierMoves(s uint64, dst []uint64) (uint64, []uint64) {
 
 // tierMoves is TierMoves of p, the position of index i of material k. A move
 // within the material is counted without its index where no two can reach
-// one class (diagonalSymmetric), numbered and counted once per class
-// elsewhere.
+// one class (diagonalSymmetric): the quiet moves of the pieces other than
+// pawns, the most, are counted without being listed (generate's
+// listLoud). Elsewhere the moves within are numbered and counted once per
+// class (tierMovesRepeat).
 func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []uint64) {
+	e := g.mats[k].e
+	if e.syms == 8 && p.diagonalSymmetric(p.Turn.Other()) {
+		return g.tierMovesRepeat(p, k, i, dst)
+	}
+	var buf [64]Move
+	moves, quiet := p.generate(buf[:0], listLoud)
+	if len(moves) == 0 && quiet == 0 {
+		if !p.InCheck(p.Turn) {
+			return 1, dst // a stalemate moves to itself
+		}
+		return 0, dst
+	}
+	inside := uint64(quiet)
+	all := p.occupied()
+	from := len(dst)
+	blocked := e.blocks != nil
+	for _, m := range moves {
+		if g.staysInside(p, m, all, blocked) {
+			inside++
+		} else {
+			dst = g.moveIndex(p, k, i, m, all, dst)
+		}
+	}
+	if mayRepeat(p.king(p.Turn.Other())) {
+		dst = distinct(dst, from)
+	}
+	return inside, dst
+}
+
+// staysInside reports whether move m of p (its occupied squares all) stays
+// in p's tier: not a capture nor a promotion, and no pawn's move where the
+// material is in blocks by its pawns (blocks.go), nor en passant.
+func (g *Game) staysInside(p *Position, m Move, all Bitboard, blocked bool) bool {
+	if m.Promotion != King || all.Has(m.To) {
+		return false
+	}
+	pawn := false
+	for _, pc := range p.List() {
+		pawn = pawn || pc.Square == m.From && pc.Kind == Pawn
+	}
+	return !pawn || !blocked && (p.EP == 0 || m.To != p.EP)
+}
+
+// tierMovesRepeat is tierMoves where two moves within the material may
+// reach one class: those are numbered and counted once each.
+func (g *Game) tierMovesRepeat(p *Position, k int, i uint64, dst []uint64) (uint64, []uint64) {
 	var buf [128]Move
 	moves := p.Moves(buf[:0])
 	if len(moves) == 0 {
@@ -375,41 +423,22 @@ func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []
 		}
 		return 0, dst
 	}
-	occ := p.occupancy()
-	all := occ[0] | occ[1]
-	them := p.Turn.Other()
-	repeat := g.mats[k].e.syms == 8 && p.diagonalSymmetric(them) // among the moves within the material
-	exitRepeat := mayRepeat(p.king(them))
-	var inside uint64
+	all := p.occupied()
+	blocked := g.mats[k].e.blocks != nil
 	var within [128]uint64
 	same := within[:0]
 	from := len(dst)
-	var pawns Bitboard // their moves leave the tier where the material is in blocks (blocks.go)
-	for _, pc := range p.List() {
-		if pc.Kind == Pawn {
-			pawns |= Bit(pc.Square)
-		}
-	}
-	blocked := g.mats[k].e.blocks != nil
 	for _, m := range moves {
-		pawn := pawns.Has(m.From)
-		stays := m.Promotion == King && !all.Has(m.To) && !(pawn && (blocked || p.EP != 0 && m.To == p.EP))
-		switch {
-		case stays && !repeat:
-			inside++
-		case stays:
+		if g.staysInside(p, m, all, blocked) {
 			same = g.moveIndex(p, k, i, m, all, same)
-		default:
+		} else {
 			dst = g.moveIndex(p, k, i, m, all, dst)
 		}
 	}
-	if repeat {
-		inside = uint64(len(distinct(same, 0)))
-	}
-	if exitRepeat {
+	if mayRepeat(p.king(p.Turn.Other())) {
 		dst = distinct(dst, from)
 	}
-	return inside, dst
+	return uint64(len(distinct(same, 0))), dst
 }
 
 // Moves appends the classes that s's legal moves reach, each once; a
@@ -542,7 +571,7 @@ func (g *Game) TierUnmoves(t uint64, _ bool, dst []uint64) []uint64 {
 func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 	p, k, i := g.decodeLegal(t)
 	from := len(dst)
-	if p.EP == 0 && !p.InCheck(p.Turn) && !p.hasMove() { // a stalemate moves to itself
+	if p.EP == 0 && !p.hasMove() && !p.InCheck(p.Turn) { // a stalemate moves to itself
 		dst = append(dst, t)
 	}
 	tier := &g.mats[k]
@@ -552,7 +581,7 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 			continue // from another block, of a tier solved after this one
 		}
 		if p.EP == 0 && u.ep == 0 {
-			if prev, ok := tier.e.step(&p, i, u.j, p.Pieces[u.j].Square, u.from); ok {
+			if prev, ok := tier.e.step(&p, i, int(u.j), p.Pieces[u.j].Square, u.from); ok {
 				dst = append(dst, tier.start+prev)
 				continue
 			}

@@ -295,12 +295,13 @@ func (e *Endgame) decodeInto(i uint64, p *Position) {
 	}
 
 	for j := len(e.others) - 1; j >= 0; j-- {
-		d := Square(i % e.radix[j])
-		i /= e.radix[j]
-		if e.radix[j] == 48 {
-			d += 8
+		if e.radix[j] == 64 { // a shift, not a division
+			p.Pieces[e.others[j]].Square = Square(i & 63)
+			i >>= 6
+			continue
 		}
-		p.Pieces[e.others[j]].Square = d
+		p.Pieces[e.others[j]].Square = Square(i%48) + 8 // a pawn (Played)
+		i /= 48
 	}
 	kk := e.kk[i]
 	p.Pieces[0].Square, p.Pieces[e.bk].Square = kk.w, kk.b

@@ -27,20 +27,38 @@ var promotions = [4]Kind{Queen, Rook, Bishop, Knight}
 // Moves appends the legal moves of the side to move in p to dst: every
 // move of the rules but castling (GAMES.md, chess) that does not leave its
 // own king attacked; en passant where p.EP is set.
-func (p *Position) Moves(dst []Move) []Move { return p.moves(dst, false) }
+func (p *Position) Moves(dst []Move) []Move {
+	dst, _ = p.generate(dst, listAll)
+	return dst
+}
 
 // hasMove reports whether the side to move in p has a legal move.
 func (p *Position) hasMove() bool {
 	var buf [8]Move
-	return len(p.moves(buf[:0], true)) > 0
+	moves, _ := p.generate(buf[:0], listFirst)
+	return len(moves) > 0
 }
 
-// moves is Moves, stopping at the first legal move if first is set.
-func (p *Position) moves(dst []Move, first bool) []Move {
+// listing says what generate lists.
+type listing uint8
+
+const (
+	listAll   listing = iota // every legal move
+	listFirst                // the first legal move only, if any
+	// listLoud counts the quiet moves of the kings, knights and sliders
+	// (to an empty square) instead of listing them: a tier's solve needs
+	// only their number, as they stay in the material.
+	listLoud
+)
+
+// generate appends the legal moves of p to dst as how says, and returns
+// the number of quiet moves it counted instead (listLoud).
+func (p *Position) generate(dst []Move, how listing) ([]Move, int) {
 	occ := p.occupancy()
 	all := occ[0] | occ[1]
 	us := p.Turn
 	king := p.king(us)
+	quiet := 0
 	for j, pc := range p.List() {
 		if pc.Color != us {
 			continue
@@ -66,12 +84,26 @@ func (p *Position) moves(dst []Move, first bool) []Move {
 		} else {
 			targets = attacks(pc.Kind, us, pc.Square, all) &^ occ[us]
 		}
-		if pc.Kind != King {
+		switch {
+		case pc.Kind == King:
+			// The squares the other side attacks with the king off its
+			// square (a slider's ray goes on past it), a piece there
+			// defended.
+			targets &^= p.attackedBy(us.Other(), all&^Bit(king))
+			if how == listLoud {
+				quiet += (targets &^ all).Count()
+				targets &= all
+			}
+		default:
 			targets &= p.uncheckedTo(j, king, all)
+			if how == listLoud && pc.Kind != Pawn {
+				quiet += (targets &^ all).Count()
+				targets &= all
+			}
 		}
 		for ; targets != 0; targets &= targets - 1 {
-			if first && len(dst) > 0 {
-				return dst
+			if how == listFirst && len(dst) > 0 {
+				return dst, 0
 			}
 			to := targets.First()
 			switch {
@@ -79,8 +111,6 @@ func (p *Position) moves(dst []Move, first bool) []Move {
 				for _, k := range promotions {
 					dst = append(dst, Move{pc.Square, to, k})
 				}
-			case pc.Kind == King:
-				dst = p.appendLegal(dst, Move{pc.Square, to, King}, king, all)
 			default:
 				dst = append(dst, Move{pc.Square, to, King})
 			}
@@ -89,7 +119,7 @@ func (p *Position) moves(dst []Move, first bool) []Move {
 			dst = append(dst, Move{pc.Square, p.EP, King})
 		}
 	}
-	return dst
+	return dst, quiet
 }
 
 // uncheckedTo returns the squares to which the piece of slot j, not a
@@ -114,22 +144,6 @@ func (p *Position) uncheckedTo(j int, king Square, all Bitboard) Bitboard {
 		}
 	}
 	return safe
-}
-
-// appendLegal appends m to dst if it does not leave the mover's king
-// (on king) attacked; all is p's occupied squares.
-func (p *Position) appendLegal(dst []Move, m Move, king Square, all Bitboard) []Move {
-	if m.From == king {
-		king = m.To
-	}
-	all = all&^Bit(m.From) | Bit(m.To)
-	them := p.Turn.Other()
-	for _, pc := range p.List() {
-		if pc.Color == them && pc.Square != m.To && hits(pc.Kind, them, pc.Square, king, all) {
-			return dst
-		}
-	}
-	return append(dst, m)
 }
 
 // Play returns the position after move m, which must be a move of p's
@@ -194,7 +208,7 @@ func (p *Position) Unmoves(dst []Position) []Position {
 // unmove is an un-move within a material: the piece p.Pieces[j] came from
 // square from, in the position with en-passant square ep (0 for none).
 type unmove struct {
-	j    int
+	j    uint8
 	from Square
 	ep   Square
 }
@@ -221,7 +235,7 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 	ep := p.bothPawns()
 	if p.EP != 0 {
 		j := p.slot(Square(int(p.EP) + pawnStep(them)))
-		return p.withEP(dst, unmove{j, Square(int(p.EP) - pawnStep(them)), 0}, ep)
+		return p.withEP(dst, unmove{uint8(j), Square(int(p.EP) - pawnStep(them)), 0}, ep)
 	}
 	var eps [4]Square
 	opened := p.enPassant(eps[:0]) // the squares a double step into p would open
@@ -252,7 +266,7 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 		// The side to move in p must not have stood in check with the
 		// other to move.
 		for from &= p.unchecked(j, king, all); from != 0; from &= from - 1 {
-			dst = p.withEP(dst, unmove{j, from.First(), 0}, ep)
+			dst = p.withEP(dst, unmove{uint8(j), from.First(), 0}, ep)
 		}
 	}
 	return dst

@@ -90,6 +90,15 @@ func (p *Position) occupancy() (byColor [2]Bitboard) {
 	return byColor
 }
 
+// occupied returns the squares p's pieces stand on.
+func (p *Position) occupied() Bitboard {
+	var all Bitboard
+	for _, pc := range p.List() {
+		all |= Bit(pc.Square)
+	}
+	return all
+}
+
 // king returns the square of side c's king, NoSquare if it has none.
 func (p *Position) king(c Color) Square {
 	for _, pc := range p.List() {
@@ -109,6 +118,18 @@ func (p *Position) attacked(s Square, by Color, occupied Bitboard) bool {
 		}
 	}
 	return false
+}
+
+// attackedBy returns the squares side by attacks among the occupied
+// squares.
+func (p *Position) attackedBy(by Color, occupied Bitboard) Bitboard {
+	var a Bitboard
+	for _, pc := range p.List() {
+		if pc.Color == by {
+			a |= attacks(pc.Kind, by, pc.Square, occupied)
+		}
+	}
+	return a
 }
 
 // InCheck reports whether side c's king is attacked.
