@@ -148,7 +148,10 @@ func TierOrder(tiers []Tier, size uint64) ([]int, error) {
 //
 // TierUnmoves(t, false, dst) must append the elements of Unmoves(t) that
 // lie in t's tier, each as many times, in any order; for a CanonicalMover,
-// TierUnmoves(t, true, dst) likewise those of CanonicalUnmoves(t).
+// TierUnmoves(t, true, dst) likewise those of CanonicalUnmoves(t). t
+// itself may be left out (a move of t to itself, a stalemate's in chess):
+// a tier's solve lists t's un-moves once t is resolved, and passes over
+// the resolved.
 type TierUnmover interface {
 	Tiered
 	TierUnmoves(t uint64, canonical bool, dst []uint64) []uint64

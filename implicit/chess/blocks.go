@@ -284,56 +284,6 @@ func (e *Endgame) canonicalBlocked(p *Position) (uint64, bool) {
 	return e.encodeBlocked(&img)
 }
 
-// stepBlocked is step for an endgame with blocks: a move of a piece other
-// than a pawn within i's block, i's kings staying in its table; or a
-// pawn's move (a step, a capture's or a double step's squares alike) into
-// another block where both placements are kept as they stand and not
-// their own mirror images (the same table of kings).
-func (e *Endgame) stepBlocked(p *Position, i uint64, j int, to Square) (uint64, bool) {
-	if p.EP != 0 {
-		return 0, false
-	}
-	cfg := e.placement(p)
-	b := &e.blocks[e.blockOf[cfg]]
-	turned := i + b.half
-	if i >= b.start+b.half {
-		turned = i - b.half
-	}
-	if e.slots[j].Kind == Pawn {
-		next := int64(cfg) + (int64(to)-int64(p.Pieces[j].Square))*int64(e.pawnWeight[j])
-		if next < 0 || next >= int64(len(e.blockOf)) || e.blockOf[next] < 0 {
-			return 0, false
-		}
-		nb := &e.blocks[e.blockOf[next]]
-		if b.mirror || nb.mirror {
-			return 0, false
-		}
-		return turned - b.start + nb.start, true
-	}
-	if j == 0 || j == e.bk {
-		kkOf := &e.kkAllOf
-		if b.mirror {
-			kkOf = &e.kkOf
-		}
-		w, bl := p.Pieces[0].Square, p.Pieces[e.bk].Square
-		kk := kkOf[w][bl]
-		if j == 0 {
-			w = to
-		} else {
-			bl = to
-		}
-		next := kkOf[w][bl]
-		if next < 0 {
-			return 0, false
-		}
-		return uint64(int64(turned) + int64(next-kk)*int64(e.kkWidth)), true
-	}
-	if e.twin[j] {
-		return 0, false
-	}
-	return uint64(int64(turned) + (int64(to)-int64(p.Pieces[j].Square))*int64(e.weight[j])), true
-}
-
 // partOf returns the part (of Parts) that holds block b.
 func (e *Endgame) partOf(b int) int {
 	return sort.SearchInts(e.parts, b+1) - 1

@@ -69,12 +69,6 @@ func (b Bitboard) last() Square { return Square(63 - bits.LeadingZeros64(uint64(
 // of the ray), the last four down.
 var directions = [8][2]int{{1, 0}, {0, 1}, {1, 1}, {-1, 1}, {-1, 0}, {0, -1}, {-1, -1}, {1, -1}}
 
-// rookDirs and bishopDirs index directions.
-var (
-	rookDirs   = [4]int{0, 1, 4, 5}
-	bishopDirs = [4]int{2, 3, 6, 7}
-)
-
 var (
 	// rays[d][s] holds the squares from s in direction d, to the edge.
 	rays [8][64]Bitboard
@@ -147,29 +141,63 @@ func init() {
 
 func onBoard(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
 
-// slide returns the squares a slider on s attacks along the directions
-// dirs, given the occupied squares: each ray up to and including its first
-// blocker.
-func slide(s Square, occupied Bitboard, dirs *[4]int) Bitboard {
-	var a Bitboard
-	for _, d := range dirs {
-		ray := rays[d][s]
-		if blockers := ray & occupied; blockers != 0 {
-			b := blockers.First()
-			if d >= 4 {
-				b = blockers.last()
-			}
-			ray &^= rays[d][b]
-		}
-		a |= ray
+// lineMasks[l][s] are the squares of line l through s, s left out: the
+// file, the diagonal a1-h8's way and the one a8-h1's way, each with at
+// most one square on a rank. rankAttacks[f][o] are the files a slider
+// on file f of a rank attacks along it, o holding the inner six files'
+// occupancy (b to g).
+var (
+	lineMasks   [3][64]Bitboard
+	rankAttacks [8][64]uint8
+)
+
+func init() {
+	for s := range Square(64) {
+		lineMasks[0][s] = rays[1][s] | rays[5][s]
+		lineMasks[1][s] = rays[2][s] | rays[6][s]
+		lineMasks[2][s] = rays[3][s] | rays[7][s]
 	}
-	return a
+	for f := range 8 {
+		for o := range 64 {
+			occupied := o << 1
+			for _, d := range [2]int{1, -1} {
+				for g := f + d; g >= 0 && g < 8; g += d {
+					rankAttacks[f][o] |= 1 << g
+					if occupied>>g&1 != 0 {
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// lineAttacks returns the squares a slider on s attacks along line mask
+// (a lineMasks entry: one square a rank at most) among the occupied
+// squares. The nearest blocker above s is found by subtracting s's bit
+// from the occupancy (the borrow runs up to it), the one below by the
+// same on the board turned upside down (a byte swap), which keeps the
+// line one square a rank (hyperbola quintessence).
+func lineAttacks(s Square, occupied, mask Bitboard) Bitboard {
+	up := occupied & mask
+	down := Bitboard(bits.ReverseBytes64(uint64(up)))
+	up -= Bit(s)
+	down -= Bitboard(bits.ReverseBytes64(uint64(Bit(s))))
+	return (up ^ Bitboard(bits.ReverseBytes64(uint64(down)))) & mask
 }
 
 // rookAttacks and bishopAttacks return the squares a rook or a bishop on s
-// attacks among the occupied squares.
-func rookAttacks(s Square, occupied Bitboard) Bitboard   { return slide(s, occupied, &rookDirs) }
-func bishopAttacks(s Square, occupied Bitboard) Bitboard { return slide(s, occupied, &bishopDirs) }
+// attacks among the occupied squares: each ray up to and including its
+// first blocker.
+func rookAttacks(s Square, occupied Bitboard) Bitboard {
+	r := uint(s.Rank()) * 8
+	rank := Bitboard(rankAttacks[s.File()][occupied>>(r+1)&63]) << r
+	return rank | lineAttacks(s, occupied, lineMasks[0][s])
+}
+
+func bishopAttacks(s Square, occupied Bitboard) Bitboard {
+	return lineAttacks(s, occupied, lineMasks[1][s]) | lineAttacks(s, occupied, lineMasks[2][s])
+}
 
 // hits reports whether a piece of kind k and colour c on from attacks
 // square to among the occupied squares: attacks(k, c, from,

@@ -367,7 +367,9 @@ func TestLabelledClasses(t *testing.T) {
 }
 
 // TestHits compares hits with attacks on random boards, for every kind,
-// colour and pair of squares.
+// colour and pair of squares: for the sliders, the squares between two
+// (rays walked square by square) against the byte-swap and rank-table
+// attacks.
 func TestHits(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 7))
 	for range 200 {

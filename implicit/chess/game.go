@@ -518,7 +518,8 @@ func (g *Game) moveIndex(p *Position, k int, i uint64, m Move, all Bitboard, dst
 	// Not from an en-passant node (whose index is not a position's), nor
 	// a double step (which may lead to one).
 	if m.Promotion == King && !all.Has(m.To) && p.EP == 0 && m.To-m.From != 16 && m.From-m.To != 16 {
-		if next, ok := t.e.step(p, i, p.slot(m.From), m.From, m.To); ok {
+		st := t.e.stepper(p, i)
+		if next, ok := st.step(p, p.slot(m.From), m.From, m.To); ok {
 			return append(dst, t.start+next)
 		}
 	}
@@ -571,17 +572,23 @@ func (g *Game) TierUnmoves(t uint64, _ bool, dst []uint64) []uint64 {
 func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 	p, k, i := g.decodeLegal(t)
 	from := len(dst)
-	if p.EP == 0 && !p.hasMove() && !p.InCheck(p.Turn) { // a stalemate moves to itself
+	// A stalemate moves to itself: TierUnmoves may leave that out
+	// (implicit.TierUnmover), and does, sparing the test.
+	if conversions && p.EP == 0 && !p.hasMove() && !p.InCheck(p.Turn) {
 		dst = append(dst, t)
 	}
 	tier := &g.mats[k]
+	var st stepper
+	if p.EP == 0 {
+		st = tier.e.stepper(&p, i)
+	}
 	var steps [128]unmove
 	for _, u := range p.unmoves(steps[:0]) {
 		if !conversions && tier.e.blocks != nil && p.Pieces[u.j].Kind == Pawn {
 			continue // from another block, of a tier solved after this one
 		}
 		if p.EP == 0 && u.ep == 0 {
-			if prev, ok := tier.e.step(&p, i, int(u.j), p.Pieces[u.j].Square, u.from); ok {
+			if prev, ok := st.step(&p, int(u.j), p.Pieces[u.j].Square, u.from); ok {
 				dst = append(dst, tier.start+prev)
 				continue
 			}

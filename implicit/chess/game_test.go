@@ -179,6 +179,43 @@ func BenchmarkSolve(b *testing.B) {
 	}
 }
 
+// BenchmarkTier times the game's side of a tier's solve, apart from the
+// engine, on a fixed sample of legal positions of the root material: a
+// position classified with its moves within the tier counted and the
+// others listed (ClassifyTierMoves, once per position), and its un-moves
+// within the tier (TierUnmoves, once per position resolved).
+func BenchmarkTier(b *testing.B) {
+	for _, sig := range []string{"KQRvKR", "KRPvKR"} {
+		g, _ := testGame(b, sig)
+		var sample []uint64
+		r := rand.New(rand.NewPCG(1, 2))
+		top := g.mats[0]
+		for len(sample) < 1<<14 {
+			s := top.start + r.Uint64N(top.e.Size())
+			if g.Classify(s) != implicit.Illegal {
+				sample = append(sample, s)
+			}
+		}
+		buf := make([]uint64, 0, 256)
+		b.Run(sig+"/ClassifyTierMoves", func(b *testing.B) {
+			for b.Loop() {
+				for _, s := range sample {
+					_, _, buf = g.ClassifyTierMoves(s, buf[:0])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sample)), "ns/position")
+		})
+		b.Run(sig+"/TierUnmoves", func(b *testing.B) {
+			for b.Loop() {
+				for _, s := range sample {
+					buf = g.TierUnmoves(s, false, buf[:0])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sample)), "ns/position")
+		})
+	}
+}
+
 // colourBlind returns the smaller of index i and that of its position
 // turned over (flip) where i's material is its own colour swap (KRvKR):
 // the two are the same game from either side, and the class game reaches

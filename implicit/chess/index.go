@@ -194,43 +194,90 @@ func newEndgame(m Material, plain bool) (*Endgame, error) {
 	return e, nil
 }
 
-// step returns the index after the piece of slot j of position p, of
-// index i (legal, a representative), moves from square from to to, the
-// turn passing, where plain arithmetic finds it: no twin (the pieces stay
-// in order), and kings that no other symmetry brings into the table (the
-// moved position is its class's representative). ok is false otherwise,
-// and the index must be found from the position.
-//
-// A king's move is found so too where the kings' new pair is in the table
-// as it stands and no other symmetry brings it there: the other pieces
-// keep their squares, and the pair's number changes.
-func (e *Endgame) step(p *Position, i uint64, j int, from, to Square) (uint64, bool) {
+// stepper finds the index a move or an un-move of one position reaches
+// where plain arithmetic does (step): what its moves share is found once,
+// when the position is.
+type stepper struct {
+	e      *Endgame
+	turned uint64         // the position's index with the turn passed
+	kkOf   *[64][64]int32 // the table of kings its index uses
+	kk     int32          // its kings' pair in that table
+	// Without blocks: no other symmetry brings the kings into the table,
+	// so that a move of another piece keeps the position its class's
+	// representative.
+	alone bool
+	// With blocks: the placement of the pawns and its block.
+	cfg   uint32
+	block *pawnBlock
+}
+
+// stepper returns the stepper of p, of index i (legal, a
+// representative, not an en-passant node).
+func (e *Endgame) stepper(p *Position, i uint64) stepper {
+	s := stepper{e: e, kkOf: &e.kkOf}
+	half, start := e.half, uint64(0)
 	if e.blocks != nil {
-		return e.stepBlocked(p, i, j, to)
+		s.cfg = e.placement(p)
+		s.block = &e.blocks[e.blockOf[s.cfg]]
+		half, start = s.block.half, s.block.start
+		if !s.block.mirror {
+			s.kkOf = &e.kkAllOf
+		}
 	}
-	turned := i + e.half
-	if i >= e.half {
-		turned = i - e.half
+	s.turned = i + half
+	if i >= start+half {
+		s.turned = i - half
 	}
-	kk := e.kkOf[p.Pieces[0].Square][p.Pieces[e.bk].Square]
-	if j == 0 || j == e.bk {
+	s.kk = s.kkOf[p.Pieces[0].Square][p.Pieces[e.bk].Square]
+	s.alone = e.blocks == nil && e.alone[s.kk]
+	return s
+}
+
+// step returns the index after the piece of slot j of p moves from square
+// from to to, the turn passing, where plain arithmetic finds it; ok is
+// false otherwise, and the index must be found from the position.
+//
+// Without blocks: no twin (the pieces stay in order), and kings that no
+// other symmetry brings into the table (the moved position is its
+// class's representative). A king's move is found so too where the
+// kings' new pair is in the table as it stands and no other symmetry
+// brings it there: the other pieces keep their squares, and the pair's
+// number changes.
+//
+// With blocks: a move of a piece other than a pawn within the block, the
+// kings staying in its table; or a pawn's move (a step, a capture's or a
+// double step's squares alike) into another block where both placements
+// are kept as they stand and not their own mirror images (the same table
+// of kings).
+func (s *stepper) step(p *Position, j int, from, to Square) (uint64, bool) {
+	e := s.e
+	switch {
+	case j == 0 || j == e.bk:
 		w, b := p.Pieces[0].Square, p.Pieces[e.bk].Square
 		if j == 0 {
 			w = to
 		} else {
 			b = to
 		}
-		next := e.kkOf[w][b]
-		if next < 0 || !e.alone[next] {
+		next := s.kkOf[w][b]
+		if next < 0 || e.blocks == nil && !e.alone[next] {
 			return 0, false
 		}
-		return uint64(int64(turned) + int64(next-kk)*int64(e.kkWidth)), true
-	}
-	w := e.weight[j]
-	if e.twin[j] || !e.alone[kk] {
+		return uint64(int64(s.turned) + int64(next-s.kk)*int64(e.kkWidth)), true
+	case e.blocks != nil && e.slots[j].Kind == Pawn:
+		next := int64(s.cfg) + (int64(to)-int64(from))*int64(e.pawnWeight[j])
+		if next < 0 || next >= int64(len(e.blockOf)) || e.blockOf[next] < 0 {
+			return 0, false
+		}
+		nb := &e.blocks[e.blockOf[next]]
+		if s.block.mirror || nb.mirror {
+			return 0, false
+		}
+		return s.turned - s.block.start + nb.start, true
+	case e.twin[j] || e.blocks == nil && !s.alone:
 		return 0, false
 	}
-	return uint64(int64(turned) + (int64(to)-int64(from))*int64(w)), true
+	return uint64(int64(s.turned) + (int64(to)-int64(from))*int64(e.weight[j])), true
 }
 
 // kingsCanonical reports whether kings on w (White's) and b are in the

@@ -34,6 +34,17 @@ func (p *Position) Moves(dst []Move) []Move {
 
 // hasMove reports whether the side to move in p has a legal move.
 func (p *Position) hasMove() bool {
+	// Most often the king has one: each of its squares is checked on its
+	// own, stopping at the first, before every piece's moves are listed.
+	us := p.Turn
+	king := p.king(us)
+	occ := p.occupancy()
+	rest := (occ[0] | occ[1]) &^ Bit(king)
+	for to := kingAttacks[king] &^ occ[us]; to != 0; to &= to - 1 {
+		if !p.attacked(to.First(), us.Other(), rest) {
+			return true
+		}
+	}
 	var buf [8]Move
 	moves, _ := p.generate(buf[:0], listFirst)
 	return len(moves) > 0
@@ -238,7 +249,10 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 		return p.withEP(dst, unmove{uint8(j), Square(int(p.EP) - pawnStep(them)), 0}, ep)
 	}
 	var eps [4]Square
-	opened := p.enPassant(eps[:0]) // the squares a double step into p would open
+	var opened []Square // the squares a double step into p would open
+	if ep {
+		opened = p.enPassant(eps[:0])
+	}
 	for j, pc := range p.List() {
 		if pc.Color != them {
 			continue
@@ -266,7 +280,11 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 		// The side to move in p must not have stood in check with the
 		// other to move.
 		for from &= p.unchecked(j, king, all); from != 0; from &= from - 1 {
-			dst = p.withEP(dst, unmove{uint8(j), from.First(), 0}, ep)
+			if u := (unmove{uint8(j), from.First(), 0}); ep {
+				dst = p.withEP(dst, u, ep)
+			} else {
+				dst = append(dst, u) // withEP's, inline
+			}
 		}
 	}
 	return dst
