@@ -488,6 +488,9 @@ func mayRepeat(s Square) bool { return s.File() == s.Rank() || s.File()+s.Rank()
 // a reflection can (the refinement of mayRepeat for these).
 func (p *Position) diagonalSymmetric(c Color) bool {
 	king := p.king(c)
+	if !mayRepeat(king) {
+		return false // the king is off both diagonals
+	}
 	for _, t := range [2]int{4, 7} { // a1-h8, a8-h1
 		if symSquare[t][king] != king {
 			continue // the king is off this diagonal

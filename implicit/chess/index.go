@@ -450,7 +450,14 @@ func (e *Endgame) legalIndex(i uint64, p *Position) bool {
 			return false
 		}
 	}
-	if !p.Legal() {
+	// The rest of Legal holds by the index's construction: a king a side,
+	// not adjacent (the tables of kings have no such pair), no pawn on
+	// the first or last rank (a pawn's digit or placement has none).
+	them := p.Pieces[0].Square // the king of the side not to move
+	if p.Turn == White {
+		them = p.Pieces[e.bk].Square
+	}
+	if p.attacked(them, p.Turn, all) || p.EP != 0 && !p.hasEP() {
 		return false
 	}
 	if e.blocks != nil {
