@@ -366,15 +366,17 @@ func (g *Game) TierMoves(s uint64, dst []uint64) (uint64, []uint64) {
 // within the material is counted without its index where no two can reach
 // one class (diagonalSymmetric): the quiet moves of the pieces other than
 // pawns, the most, are counted without being listed (generate's
-// listLoud). Elsewhere the moves within are numbered and counted once per
-// class (tierMovesRepeat).
+// listLoud). Elsewhere the moves within are numbered, after the exits at
+// the end of dst, and counted once per class.
 func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []uint64) {
 	e := g.mats[k].e
-	if e.syms == 8 && p.diagonalSymmetric(p.Turn.Other()) {
-		return g.tierMovesRepeat(p, k, i, dst)
+	repeat := e.syms == 8 && p.diagonalSymmetric(p.Turn.Other())
+	how := listLoud
+	if repeat {
+		how = listAll
 	}
-	var buf [64]Move
-	moves, quiet := p.generate(buf[:0], listLoud)
+	var buf [128]Move
+	moves, quiet := p.generate(buf[:0], how)
 	if len(moves) == 0 && quiet == 0 {
 		if !p.InCheck(p.Turn) {
 			return 1, dst // a stalemate moves to itself
@@ -383,17 +385,28 @@ func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []
 	}
 	inside := uint64(quiet)
 	all := p.occupied()
-	from := len(dst)
 	blocked := e.blocks != nil
+	from := len(dst)
 	for _, m := range moves {
-		if g.staysInside(p, m, all, blocked) {
-			inside++
-		} else {
+		switch {
+		case !g.staysInside(p, m, all, blocked):
 			dst = g.moveIndex(p, k, i, m, all, dst)
+		case !repeat:
+			inside++
 		}
 	}
 	if mayRepeat(p.king(p.Turn.Other())) {
 		dst = distinct(dst, from)
+	}
+	if repeat {
+		end := len(dst)
+		for _, m := range moves {
+			if g.staysInside(p, m, all, blocked) {
+				dst = g.moveIndex(p, k, i, m, all, dst)
+			}
+		}
+		inside = uint64(len(distinct(dst, end)) - end)
+		dst = dst[:end]
 	}
 	return inside, dst
 }
@@ -410,35 +423,6 @@ func (g *Game) staysInside(p *Position, m Move, all Bitboard, blocked bool) bool
 		pawn = pawn || pc.Square == m.From && pc.Kind == Pawn
 	}
 	return !pawn || !blocked && (p.EP == 0 || m.To != p.EP)
-}
-
-// tierMovesRepeat is tierMoves where two moves within the material may
-// reach one class: those are numbered and counted once each.
-func (g *Game) tierMovesRepeat(p *Position, k int, i uint64, dst []uint64) (uint64, []uint64) {
-	var buf [128]Move
-	moves := p.Moves(buf[:0])
-	if len(moves) == 0 {
-		if !p.InCheck(p.Turn) {
-			return 1, dst // a stalemate moves to itself
-		}
-		return 0, dst
-	}
-	all := p.occupied()
-	blocked := g.mats[k].e.blocks != nil
-	var within [128]uint64
-	same := within[:0]
-	from := len(dst)
-	for _, m := range moves {
-		if g.staysInside(p, m, all, blocked) {
-			same = g.moveIndex(p, k, i, m, all, same)
-		} else {
-			dst = g.moveIndex(p, k, i, m, all, dst)
-		}
-	}
-	if mayRepeat(p.king(p.Turn.Other())) {
-		dst = distinct(dst, from)
-	}
-	return uint64(len(distinct(same, 0))), dst
 }
 
 // Moves appends the classes that s's legal moves reach, each once; a
