@@ -297,7 +297,7 @@ func (d *distSolver) load(c *Checkpoint, level uint64) (distHeader, error) {
 		if err := readWords(r, d.exits.lanes.Words()); err != nil {
 			return h, err
 		}
-		d.exits.recount()
+		d.exits.recount(nil)
 	}
 	if _, err := f.ReadAt(b[:], size-4); err != nil {
 		return h, err

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/parallel"
 )
@@ -20,7 +19,7 @@ import (
 
 // newDistExits returns the exit actions' lanes for n positions of eg.
 func newDistExits(eg ExitGame, n uint64) *exitEvents {
-	return &exitEvents{lanes: bitset.NewCounters(n, exitWidth(eg))}
+	return newExitEvents(n, exitWidth(eg))
 }
 
 // classifyExits is classify for an ExitGame: a position with exits counts

@@ -51,7 +51,10 @@
 // what options cost). An option an engine does not honour is ignored,
 // except ReachableFrom, which Lean and Distributed refuse, and Checkpoint,
 // which Sequential refuses. Only Parallel solves an ExitGame (a tier: see
-// package tier).
+// package tier); it keeps an ExitGame's depths in the lanes of its exits,
+// whose actions are spent once a position is resolved, so that its own
+// lanes hold counts only: a byte each where a position has fewer than 63
+// moves (ExitGameBytes).
 //
 // Parallel pushes a level (walks its positions' un-moves) directly, or
 // blocked when its lanes are large (par_blocked.go): the updates are

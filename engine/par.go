@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/bits"
 	"time"
 
@@ -19,7 +20,9 @@ import (
 // its value code (0 unresolved, 1 win, 2 loss, 3 illegal), the others the
 // count of its moves not yet known to reach a win while it is unresolved,
 // and its depth once it is resolved. So an edge of the retrograde pass
-// touches one cache line.
+// touches one cache line. An ExitGame (a tier) keeps its depths in its
+// exits' lanes instead (see exitEvents), so that its own lanes need only
+// hold its counts: a byte each where its moves are fewer than 63.
 //
 //  1. One parallel pass classifies every index and stores its code or its
 //     number of moves; terminal positions form the frontier of depth 0.
@@ -39,7 +42,7 @@ import (
 // levels alone (doc.go: W_d and L_d), and within a level
 // every claim is exclusive.
 func Parallel(ctx context.Context, g implicit.Game, opt Options) (*Result, error) {
-	width, err := laneWidth(maxCount(g), 2)
+	width, err := parLaneWidth(g)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +65,24 @@ func maxCount(g implicit.Game) uint64 {
 		return g.MaxMoves() + 1
 	}
 	return g.MaxMoves()
+}
+
+// parLaneWidth returns the width of g's lanes in the parallel engine:
+// enough for its counts, and its depths unless it is an ExitGame.
+func parLaneWidth(g implicit.Game) (uint, error) {
+	if _, ok := g.(ExitGame); ok {
+		return countWidth(maxCount(g))
+	}
+	return laneWidth(maxCount(g), 2)
+}
+
+// countWidth returns the width of lanes that hold a code and counts up to
+// maxCount, but no depth: an ExitGame's.
+func countWidth(maxCount uint64) (uint, error) {
+	if maxCount < 1<<6 {
+		return 8, nil
+	}
+	return laneWidth(maxCount, 2)
 }
 
 // parBytesPerIndex is the parallel engine's peak memory per index: the lanes,
@@ -143,7 +164,7 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 	s.cur, s.next = ws.newFrontiers(n, w, limit)
 	s.setWidth(width)
 	if eg, ok := g.(ExitGame); ok {
-		s.exits = &exitEvents{lanes: bitset.NewCounters(n, exitWidth(eg))}
+		s.exits = newExitEvents(n, exitWidth(eg))
 	}
 	return s
 }
@@ -217,10 +238,8 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 			}
 		}
 		s.prog.Level(depth, count)
-		if depth > s.payloadMask {
-			if err := s.widen(ctx); err != nil {
-				return nil, err
-			}
+		if err := s.makeRoom(ctx, depth); err != nil {
+			return nil, err
 		}
 		s.next.Reset()
 		pull := s.pull(dir, count, unresolved)
@@ -242,9 +261,13 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 		s.cur, s.next = s.next, s.cur
 		depth++
 	}
+	depths, mask := s.lanes, s.payloadMask
+	if s.exits != nil {
+		depths, mask = s.exits.lanes, s.exits.lanes.Max()
+	}
 	s.cur, s.next, s.exits, s.blocks = nil, nil, nil, nil // the frontiers' memory goes before the values'
 	s.prog.SetPhase("collecting values")
-	return s.result(ctx, maxDepth)
+	return s.result(ctx, maxDepth, depths, mask)
 }
 
 // classify stores every index's code or move count and emits the terminal
@@ -308,6 +331,9 @@ func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64)
 					s.addEvent(w, i, e)
 				}
 			}
+			if k > s.payloadMask {
+				return s.tooManyMoves(i, k)
+			}
 			s.start(w, i, kind, k)
 		}
 		s.prog.Advance(hi - lo)
@@ -366,6 +392,9 @@ func (s *parSolver) classifyParts(ctx context.Context, g Parted) error {
 						s.countEvent(w, e)
 					}
 				}
+				if c.k > s.payloadMask {
+					return s.tooManyMoves(i, c.k)
+				}
 				v, frontier := initial(c.kind, c.k)
 				if v == Draw {
 					setLane(i, c.k)
@@ -380,6 +409,13 @@ func (s *parSolver) classifyParts(ctx context.Context, g Parted) error {
 		}
 		return nil
 	})
+}
+
+// tooManyMoves is the error for position i, whose count k (its moves, and
+// one for its exits) does not fit in its lane: more moves than the game's
+// MaxMoves said, which chose the lanes' width.
+func (s *parSolver) tooManyMoves(i, k uint64) error {
+	return fmt.Errorf("position %d: %d moves (its exits counted as one), more than the game's bound of %d moves allows", i, k, s.g.MaxMoves())
 }
 
 // storer returns a function that stores counter i of c while other
@@ -466,7 +502,7 @@ func (s *parSolver) flush(w int, depth uint64) {
 	start := 0
 	for j, t := range b.batch {
 		v := lanes.AtomicGet(t) >> code
-		lanes.Store(t, v<<code|depth)
+		s.storeDepth(t, v, depth)
 		preds, codes := b.preds[start:b.ends[j]], b.codes[start:b.ends[j]]
 		start = b.ends[j]
 		if Value(v) == Loss {
@@ -487,7 +523,34 @@ func (s *parSolver) flush(w int, depth uint64) {
 	b.batch = b.batch[:0]
 }
 
+// storeDepth stores the depth of frontier position t, of value code v, as
+// it is expanded: in its lane, in place of its count, or for an ExitGame
+// in its exits' lane, whose action has no more use once t is resolved (t's
+// own lane keeps its code and count). Other workers may store the depths
+// of other positions of the same words at once.
+func (s *parSolver) storeDepth(t, v, depth uint64) {
+	if s.exits != nil {
+		s.exits.store(t, depth)
+		return
+	}
+	s.lanes.Store(t, v<<s.codeShift|depth)
+}
+
 var errTooDeep = errors.New("a depth exceeds 2^30-1 plies, the most the parallel engine stores")
+
+// makeRoom widens the lanes that hold the depths, before level depth,
+// when that depth no longer fits in them.
+func (s *parSolver) makeRoom(ctx context.Context, depth uint64) error {
+	switch {
+	case s.exits != nil:
+		if depth > s.exits.lanes.Max() {
+			return s.exits.widen(ctx, s.workers)
+		}
+	case depth > s.payloadMask:
+		return s.widen(ctx)
+	}
+	return nil
+}
 
 // widen moves the lanes to 32 bits when a depth no longer fits in 14.
 func (s *parSolver) widen(ctx context.Context) error {
@@ -507,10 +570,11 @@ func (s *parSolver) widen(ctx context.Context) error {
 	})
 }
 
-// result turns the lanes into a Result: 2-bit values, and the lanes kept
-// as the depth array.
-func (s *parSolver) result(ctx context.Context, maxDepth uint64) (*Result, error) {
-	r := &Result{n: s.n, values: s.ws.newValues(s.n), depths: s.lanes, depthMask: s.payloadMask, maxDepth: maxDepth}
+// result turns the lanes into a Result: 2-bit values, and the lanes that
+// hold the depths (the bits mask of each: see storeDepth) kept as its
+// depth array.
+func (s *parSolver) result(ctx context.Context, maxDepth uint64, depths bitset.Counters, mask uint64) (*Result, error) {
+	r := &Result{n: s.n, values: s.ws.newValues(s.n), depths: depths, depthMask: mask, maxDepth: maxDepth}
 	r.edges = s.edges()
 	vw, lw := r.values.Words(), s.lanes.Words()
 	width := s.lanes.Width()

@@ -191,9 +191,14 @@ func (s *parSolver) scatterSet(w int, lo, hi, depth uint64) uint64 {
 		for x := words[wi]; x != 0; x &= x - 1 {
 			t := wi<<6 + uint64(bits.TrailingZeros64(x))
 			// The payload may hold a count (a win claimed by a pull level
-			// keeps it), which the depth replaces.
+			// keeps it), which the depth replaces (or, for an ExitGame,
+			// stays: the depth goes to the exits' lane).
 			v := s.lanes.Get(t) >> s.codeShift
-			s.lanes.Set(t, v<<s.codeShift|depth)
+			if s.exits != nil {
+				s.exits.store(t, depth)
+			} else {
+				s.lanes.Set(t, v<<s.codeShift|depth)
+			}
 			if !s.spread(w, t, Value(v)) {
 				words[wi] = x
 				return wi
@@ -210,7 +215,7 @@ func (s *parSolver) scatterSet(w int, lo, hi, depth uint64) uint64 {
 func (s *parSolver) scatterList(w int, lo, hi, depth uint64) uint64 {
 	for _, t := range s.cur.List()[lo:hi] {
 		v := s.lanes.AtomicGet(t) >> s.codeShift
-		s.lanes.Store(t, v<<s.codeShift|depth)
+		s.storeDepth(t, v, depth)
 		if !s.spread(w, t, Value(v)) {
 			return lo
 		}

@@ -60,6 +60,12 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 	})
 }
 
+// laneWidthOK reports whether lanes saved of the given width can be those
+// of a solve that starts with lanes of width start: as wide or wider.
+func laneWidthOK(saved, start uint64) bool {
+	return saved == start || saved > start && (saved == 16 || saved == 32)
+}
+
 // resume loads the state saved in the checkpoint file, if there is one,
 // into the solver: its lanes, the frontier as the current one, the exits'
 // lanes; it returns the level to expand next and the deepest so far. It
@@ -78,13 +84,20 @@ func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 	if s.exits != nil {
 		exitWidth = uint64(s.exits.lanes.Width())
 	}
-	if saved.n != s.n || (saved.width != 16 && saved.width != 32) || saved.exitWidth != exitWidth {
-		return fail("saved for %d positions (lanes of %d bits), this solve has %d", saved.n, saved.width, s.n)
+	// Lanes may have been widened for deeper levels than the solve starts
+	// with: never narrowed.
+	if saved.n != s.n || !laneWidthOK(saved.width, uint64(s.lanes.Width())) || !laneWidthOK(saved.exitWidth, exitWidth) ||
+		(exitWidth == 0) != (saved.exitWidth == 0) {
+		return fail("saved for %d positions (lanes of %d bits, exits' of %d), this solve has %d (%d, %d)",
+			saved.n, saved.width, saved.exitWidth, s.n, s.lanes.Width(), exitWidth)
 	}
 	if uint(saved.width) != s.lanes.Width() {
 		s.lanes = bitset.NewCounters(s.n, uint(saved.width))
 		s.ws.keepLanes(s.lanes)
 		s.setWidth(uint(saved.width))
+	}
+	if s.exits != nil && saved.exitWidth != exitWidth {
+		s.exits.setLanes(bitset.NewCounters(s.n, uint(saved.exitWidth)))
 	}
 	front := bitset.NewSet(s.n)
 	err = readWords(r, s.lanes.Words())

@@ -56,9 +56,48 @@ type ExitGame interface {
 // lane of a packed array (0 for no action, (level+1)<<1 | 0 for a win
 // claim, (level+1)<<1 | 1 for a decrement of its count); and how many
 // actions each level has, so that levels without any skip the scan.
+//
+// Once a position is resolved its action has no more use, and its lane
+// takes its depth instead (parSolver.storeDepth). A depth d is stored as
+// level d is expanded, after the scans of the levels before it, and a
+// scan of level d or later never takes it for an action of its own: d
+// would have to be (level+1)<<1 or one more, which is more than d. So the
+// ExitGame's own lanes hold no depths, only counts.
 type exitEvents struct {
 	lanes   bitset.Counters
+	store   func(i, v uint64) // stores lane i, while other workers store others
 	atLevel []uint64
+}
+
+// newExitEvents returns the events of n positions in lanes of the given
+// width, none yet.
+func newExitEvents(n uint64, width uint) *exitEvents {
+	ev := &exitEvents{}
+	ev.setLanes(bitset.NewCounters(n, width))
+	return ev
+}
+
+// setLanes makes lanes the events' lanes.
+func (ev *exitEvents) setLanes(lanes bitset.Counters) {
+	ev.lanes, ev.store = lanes, storer(lanes)
+}
+
+// widen doubles the width of the lanes, for a depth that no longer fits
+// in them.
+func (ev *exitEvents) widen(ctx context.Context, workers int) error {
+	if ev.lanes.Width() == 32 {
+		return errTooDeep
+	}
+	old, n := ev.lanes, ev.lanes.Len()
+	wide := bitset.NewCounters(n, 2*old.Width())
+	err := parallel.For(ctx, workers, n, parallel.ChunkFor(n, workers, 4096), func(_ int, lo, hi uint64) error {
+		for i := lo; i < hi; i++ {
+			wide.Set(i, old.Get(i))
+		}
+		return nil
+	})
+	ev.setLanes(wide)
+	return err
 }
 
 // exitBytesPerIndex is the memory an ExitGame's events add per index.
@@ -68,6 +107,18 @@ func exitBytesPerIndex(g implicit.Game) float64 {
 		return 0
 	}
 	return float64(exitWidth(eg)) / 8
+}
+
+// ExitGameBytes bounds the parallel engine's memory for an ExitGame of n
+// positions of at most maxMoves moves each (inside the game): its lanes
+// hold counts only, and its exits' lanes, counted at 16 bits (the depths of
+// the exits and of the game itself up to 65535 plies), hold the depths.
+func ExitGameBytes(n, maxMoves uint64) uint64 {
+	w, err := countWidth(maxMoves + 1)
+	if err != nil {
+		w = 32
+	}
+	return uint64(float64(n) * (parBytesPerIndex(w) + 2))
 }
 
 // exitWidth is the lane width for an ExitGame's events.
@@ -188,15 +239,19 @@ func (s *parSolver) sumEvents() {
 	}
 }
 
-// recountEvents fills ev.atLevel from the exits' lanes (a solve resumed
-// from a checkpoint has the lanes but not the counts).
-func (s *parSolver) recountEvents() { s.exits.recount() }
+// recountEvents fills ev.atLevel from the exits' lanes of the unresolved
+// positions (a solve resumed from a checkpoint has the lanes but not the
+// counts; a resolved position's lane holds its depth).
+func (s *parSolver) recountEvents() {
+	s.exits.recount(func(i uint64) bool { return s.lanes.Get(i)>>s.codeShift == 0 })
+}
 
-// recount fills atLevel from the lanes.
-func (ev *exitEvents) recount() {
+// recount fills atLevel from the lanes of the positions acting tells
+// apart (nil: every lane is an action or 0).
+func (ev *exitEvents) recount(acting func(i uint64) bool) {
 	ev.atLevel = ev.atLevel[:0]
 	for i := range ev.lanes.Len() {
-		if e := ev.lanes.Get(i); e != 0 {
+		if e := ev.lanes.Get(i); e != 0 && (acting == nil || acting(i)) {
 			ev.count(e, 1)
 		}
 	}

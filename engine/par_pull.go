@@ -233,7 +233,7 @@ func (s *parSolver) pullLevel(ctx context.Context, depth uint64) error {
 				l := lanes.Get(i)
 				if v := l >> code; v != 0 {
 					// A frontier position: it takes its depth.
-					lanes.Store(i, v<<code|depth)
+					s.storeDepth(i, v, depth)
 					var k uint64
 					k, buf = unmoves(i, buf)
 					b.edges += k
@@ -273,11 +273,21 @@ func (s *parSolver) pullLevel(ctx context.Context, depth uint64) error {
 }
 
 // unresolvedLanes returns the mask of the unresolved lanes (code 0) among
-// the 64 lanes held in words, lanes of the given width (16 or 32) with the
-// code in their top two bits.
+// the 64 lanes held in words, lanes of the given width (8, 16 or 32) with
+// the code in their top two bits.
 func unresolvedLanes(words []uint64, width uint) uint64 {
 	var m uint64
-	if width == 16 {
+	switch width {
+	case 8:
+		const codes = 0x8080_8080_8080_8080
+		for j, x := range words {
+			z := ^(x | x<<1) & codes // bit 8k+7 set where lane k's code is 0
+			// Bit 8k+7 to bit k: the products of the multiplication fall on
+			// distinct bits, so nothing carries into the top byte.
+			m |= (z >> 7 * 0x0102_0408_1020_4080 >> 56) << (8 * j)
+		}
+		return m
+	case 16:
 		const codes = 0x8000_8000_8000_8000
 		for j, x := range words {
 			z := ^(x | x<<1) & codes // bit 16k+15 set where lane k's code is 0

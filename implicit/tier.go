@@ -184,6 +184,19 @@ type TierMoveClassifier interface {
 	ClassifyTierMoves(s uint64, dst []uint64) (Kind, uint64, []uint64)
 }
 
+// TierMoveBounder is a Tiered game that bounds the moves of each tier's
+// positions apart, where its tiers' bounds differ from MaxMoves, the
+// whole game's: a tiered solve sizes a tier's counters by its own (a
+// chess endgame's moves, by its pieces: KQRvKR's 49 fit a byte with a
+// value code, where the 89 of three queens need two).
+//
+// TierMaxMoves(k) must bound len(Moves(s)) for every position s of tier
+// k, and be at most MaxMoves.
+type TierMoveBounder interface {
+	Tiered
+	TierMaxMoves(k int) uint64
+}
+
 // TierOrderer is a Tiered game that lists the positions of a tier in
 // parts, in an order that a tier's pass over every position's moves
 // follows (the one pass of a tier without moves inside, the

@@ -97,7 +97,7 @@ func (p *Plan) peaks(g implicit.Tiered, workers int) {
 			to, ok := g.(implicit.TierOrderer)
 			b = engine.OnePassBytes(n, ok && to.TierParts(k) > 0)
 		default:
-			b = engine.KindPar.Bytes(n, g.MaxMoves()+1) + 2*n
+			b = engine.ExitGameBytes(n, maxMoves(g, k))
 		}
 		if symmetric {
 			b += t.Size() / 8 // the class bits, the whole tier's

@@ -309,7 +309,7 @@ func (s *solver) finished(k int) bool {
 // (view.sparse) are left to the caller.
 func (s *solver) newView(k int) (*view, error) {
 	t := s.tiers[k]
-	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End}
+	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End, maxMoves: maxMoves(s.g, k)}
 	v.cm, _ = s.sym.(implicit.CanonicalMover)
 	v.tu, _ = s.g.(implicit.TierUnmover)
 	if s.sym == nil {
@@ -333,6 +333,15 @@ func (s *solver) newView(k int) (*view, error) {
 		v.maxExit = max(v.maxExit, st.h.maxDepth)
 	}
 	return v, nil
+}
+
+// maxMoves bounds the moves of the positions of g's tier k: its own
+// bound, where g gives one (implicit.TierMoveBounder).
+func maxMoves(g implicit.Game, k int) uint64 {
+	if b, ok := g.(implicit.TierMoveBounder); ok {
+		return b.TierMaxMoves(k)
+	}
+	return g.MaxMoves()
 }
 
 // counterOf returns a function that classifies a position of g and counts

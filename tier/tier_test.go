@@ -212,3 +212,43 @@ func TestSharedTiers(t *testing.T) {
 		t.Errorf("a solve of no family in the family's folder: %v", err)
 	}
 }
+
+// TestDeepTier solves a tier whose depths pass 255 while its exits' are
+// shallow: the exits' lanes, a byte each, take the depths of the resolved
+// positions and are widened as the levels pass what they hold. A chain of
+// 700 vertices leads to a tier of one terminal vertex.
+func TestDeepTier(t *testing.T) {
+	ctx := context.Background()
+	const chain = 700
+	var src, dst []uint32
+	for v := range uint32(chain) {
+		src, dst = append(src, v), append(dst, v+1) // the last reaches the child's vertex
+	}
+	g := tieredGraph{Graph: graph.FromEdges(chain+1, src, dst), tiers: []implicit.Tier{
+		{Name: "chain", Start: 0, End: chain, Children: []int{1}},
+		{Name: "end", Start: chain, End: chain + 1},
+	}}
+	want, err := engine.Sequential(ctx, g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.MaxDepth() < 600 {
+		t.Fatalf("the chain's deepest position is at %d plies: the test wants more than 255", want.MaxDepth())
+	}
+	for _, eng := range []engine.Options{
+		{Workers: 2, Direction: engine.PushOnly},
+		{Workers: 2, Direction: engine.PullOnly},
+		{Workers: 2, Direction: engine.Alternate, BlockBytes: 1},
+	} {
+		sol, err := tier.Solve(ctx, g, tier.Options{Dir: t.TempDir(), Fingerprint: "test", Engine: eng})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := range g.Size() {
+			if val, d, err := sol.Lookup(v); err != nil || val != want.Value(v) || d != want.Depth(v) {
+				t.Fatalf("%+v, vertex %d: %v %d (%v), want %v %d", eng, v, val, d, err, want.Value(v), want.Depth(v))
+			}
+		}
+		sol.Close()
+	}
+}

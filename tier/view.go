@@ -28,6 +28,7 @@ type view struct {
 	sparse   []uint32          // and each class's position, less lo (nil: found by classes.Select)
 	children []child           // the tier's children, whose files the moves out of it reach
 	maxExit  uint64
+	maxMoves uint64 // bounds the moves of the tier's positions
 }
 
 // pos returns the position in g's index of entry i.
@@ -83,7 +84,7 @@ func (v *view) Size() uint64 {
 	return v.hi - v.lo
 }
 
-func (v *view) MaxMoves() uint64                { return v.g.MaxMoves() }
+func (v *view) MaxMoves() uint64                { return v.maxMoves }
 func (v *view) MaxExitDepth() uint64            { return v.maxExit }
 func (v *view) Classify(i uint64) implicit.Kind { return v.g.Classify(v.pos(i)) }
 

@@ -234,6 +234,27 @@ func (g *Game) Tiers() []implicit.Tier { return g.itiers }
 // MaxMoves bounds the moves of a position: a king's 8 and three queens'.
 func (g *Game) MaxMoves() uint64 { return 8 + 3*27 }
 
+// mobility is the most moves a piece of each kind has: a queen's 27 from
+// the centre, a pawn's 12 (a step and two captures, each promoting four
+// ways).
+var mobility = [...]uint64{King: 8, Queen: 27, Rook: 14, Bishop: 13, Knight: 8, Pawn: 12}
+
+// TierMaxMoves bounds the moves of tier k's positions by its material
+// (implicit.TierMoveBounder): the sum of its pieces' mobility on the side
+// that has more. KQRvKR's 49 let a tier's solve count moves in a byte.
+func (g *Game) TierMaxMoves(k int) uint64 {
+	m := sort.Search(len(g.mats), func(m int) bool { return g.mats[m].tier > k }) - 1
+	var most uint64
+	for _, side := range g.mats[m].e.Material().Pieces {
+		var n uint64
+		for _, kind := range side {
+			n += mobility[kind]
+		}
+		most = max(most, n)
+	}
+	return min(most, g.MaxMoves())
+}
+
 // Root returns the material the game was made for.
 func (g *Game) Root() Material { return g.mats[0].e.Material() }
 

@@ -18,8 +18,9 @@ import (
 // the moves and un-moves in order; ClassifyClasses, for a ClassCounter,
 // counts the distinct canonical images of the moves; and TierUnmoves, for
 // a TierUnmover, lists the un-moves (and the canonical ones) that stay in
-// the tier, in order; and the parts of a TierOrderer's tiers of at most
-// samples indices list every position of the tier once.
+// the tier, in order; TierMaxMoves, for a TierMoveBounder, bounds the
+// moves; and the parts of a TierOrderer's tiers of at most samples indices
+// list every position of the tier once.
 func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 	tiers := g.Tiers()
 	if _, err := implicit.TierOrder(tiers, g.Size()); err != nil {
@@ -50,6 +51,9 @@ func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 			}
 		}
 		buf = g.Moves(s, buf[:0])
+		if b, ok := g.(implicit.TierMoveBounder); ok && (uint64(len(buf)) > b.TierMaxMoves(k) || b.TierMaxMoves(k) > g.MaxMoves()) {
+			return fmt.Errorf("gametest: %d (tier %s) has %d moves; TierMaxMoves says at most %d, MaxMoves %d", s, tiers[k].Name, len(buf), b.TierMaxMoves(k), g.MaxMoves())
+		}
 		for _, m := range buf {
 			if c := implicit.TierOf(tiers, m); c != k && !slices.Contains(tiers[k].Children, c) {
 				return fmt.Errorf("gametest: %d (tier %s) moves to %d (tier %s), not a child", s, tiers[k].Name, m, tiers[c].Name)
