@@ -356,3 +356,22 @@ func TestNibbles(t *testing.T) {
 		}
 	}
 }
+
+// TestSetRelease: a released set reads as empty, mapped apart from the
+// heap or not, and takes new members again.
+func TestSetRelease(t *testing.T) {
+	for _, n := range []uint64{1000, 1 << 28} { // the second is mapped
+		s := NewSet(n)
+		for i := uint64(0); i < n; i += n / 100 {
+			s.Add(i)
+		}
+		s.Release()
+		if c := s.Count(); c != 0 {
+			t.Fatalf("n %d: %d members after Release", n, c)
+		}
+		s.Add(n - 1)
+		if !s.Test(n-1) || s.Count() != 1 {
+			t.Fatalf("n %d: the set does not take a member after Release", n)
+		}
+	}
+}

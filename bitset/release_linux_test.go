@@ -46,3 +46,23 @@ func TestLowPairsReleases(t *testing.T) {
 		t.Errorf("LowPairs gave back %d bytes of %d nibbles' %d, want about half", freed, n, n/2)
 	}
 }
+
+// TestSetReleaseGivesBack checks that Release gives a mapped set's pages
+// back to the system at once.
+func TestSetReleaseGivesBack(t *testing.T) {
+	const n = 1 << 29 // 64 MiB of bits, mapped
+	s := NewSet(n)
+	if s.mem == nil {
+		t.Skip("the set was not mapped")
+	}
+	words := s.Words()
+	for j := range words {
+		words[j] = ^uint64(0) // every page touched
+	}
+	before := resident(t)
+	s.Release()
+	after := resident(t)
+	if before < after+n/8/2 {
+		t.Fatalf("resident %d bytes before Release, %d after: less than half the set's %d bytes given back", before, after, n/8)
+	}
+}

@@ -30,6 +30,18 @@ func (s Set) Resized(n uint64) (Set, bool) {
 	return Set{words: w, mem: s.mem}, true
 }
 
+// Release empties s and gives the whole pages of its words back to the
+// system where it maps them apart from the Go heap: they take no memory
+// until the set is written again. A solve that is done with a large set
+// but keeps it for the next (a Workspace's) frees its memory at once,
+// where dropping it would wait for a collection.
+func (s Set) Release() {
+	clear(s.words)
+	if s.mem != nil {
+		release(s.words)
+	}
+}
+
 // Words returns the set's backing words; bit i of the set is bit i%64 of word
 // i/64. They stay valid while s (or a copy) is reachable.
 func (s Set) Words() []uint64 { return s.words }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"runtime"
 	"time"
 
 	"github.com/retro-solver/retro/bitset"
@@ -265,7 +266,15 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 	if s.exits != nil {
 		depths, mask = s.exits.lanes, s.exits.lanes.Max()
 	}
-	s.cur, s.next, s.exits, s.blocks = nil, nil, nil, nil // the frontiers' memory goes before the values'
+	// The frontiers' memory goes before the values' comes: their bit sets
+	// at once, the blocked levels' lists with a collection.
+	s.cur.Release()
+	s.next.Release()
+	if s.blocks != nil {
+		s.blocks = nil
+		runtime.GC()
+	}
+	s.cur, s.next, s.exits = nil, nil, nil
 	s.prog.SetPhase("collecting values")
 	return s.result(ctx, maxDepth, depths, mask)
 }

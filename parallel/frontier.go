@@ -162,6 +162,14 @@ func (f *Frontier) MakeDense() {
 	f.isDense = true
 }
 
+// Release empties the frontier, as Reset does, and gives its bit set's
+// memory back to the system until the next dense round writes it.
+func (f *Frontier) Release() {
+	f.set.Release()
+	f.isDense = false
+	f.Reset()
+}
+
 // MarkCleared tells the frontier that its consumer has cleared a dense round's
 // words while reading them (each worker its own words), so Reset need not
 // clear them again.
