@@ -115,7 +115,16 @@ func (v *view) Moves(i uint64, dst []uint64) []uint64 {
 // order.
 func (v *view) Unmoves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
-	return v.inside(v.list(v.pos(i), dst, true), start, implicit.Distinct)
+	dst = v.list(v.pos(i), dst, true)
+	if v.tu != nil && v.sym == nil {
+		// TierUnmoves lists positions of the tier only, each an entry at
+		// its offset in the tier.
+		for j := start; j < len(dst); j++ {
+			dst[j] -= v.lo
+		}
+		return dst
+	}
+	return v.inside(dst, start, implicit.Distinct)
 }
 
 // ClassifyExits classifies entry i, counts its moves inside the tier and

@@ -590,6 +590,10 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 	if p.EP == 0 {
 		st = tier.e.stepper(&p, i)
 	}
+	if p.EP == 0 && !p.bothPawns() {
+		dst = g.plainUnmoves(&p, tier, &st, conversions, dst)
+		return g.unconverted(&p, tier, conversions, from, dst)
+	}
 	var steps [128]unmove
 	for _, u := range p.unmoves(steps[:0]) {
 		if !conversions && tier.e.blocks != nil && p.Pieces[u.j].Kind == Pawn {
@@ -606,6 +610,53 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 			dst = append(dst, s)
 		}
 	}
+	return g.unconverted(&p, tier, conversions, from, dst)
+}
+
+// plainUnmoves appends the un-moves within p's material of p, a position
+// of tier that is not an en-passant node and can have none before it (a
+// side without pawns), st its stepper: Position.unmoves and its steps in
+// one loop, a piece's squares stepped to in a few operations each where
+// the index of every square it came from is plain arithmetic. Pawns' are
+// left out without conversions in a material in blocks: they come from
+// another block's tier.
+func (g *Game) plainUnmoves(p *Position, tier *gameMaterial, st *stepper, conversions bool, dst []uint64) []uint64 {
+	all := p.occupied()
+	them := p.Turn.Other()
+	king := p.king(p.Turn)
+	blocks := tier.e.blocks != nil
+	for j, pc := range p.List() {
+		if pc.Color != them || !conversions && blocks && pc.Kind == Pawn {
+			continue
+		}
+		from := p.unmoveSquares(j, all, king, nil)
+		if w, ok := st.weight(j); ok {
+			// prev = turned + (sq - pc.Square) * w, modulo 2^64.
+			base := tier.start + st.turned - uint64(pc.Square)*w
+			for ; from != 0; from &= from - 1 {
+				dst = append(dst, base+uint64(from.First())*w)
+			}
+			continue
+		}
+		for ; from != 0; from &= from - 1 {
+			sq := from.First()
+			if prev, ok := st.step(p, j, pc.Square, sq); ok {
+				dst = append(dst, tier.start+prev)
+				continue
+			}
+			q := p.unplay(unmove{uint8(j), sq, 0})
+			if s, ok := g.index(&q); ok {
+				dst = append(dst, s)
+			}
+		}
+	}
+	return dst
+}
+
+// unconverted ends unmoves of p, a position of tier, whose un-moves within
+// its material are dst[from:]: with conversions, it appends those from
+// other materials (un-captures, un-promotions); it leaves each class once.
+func (g *Game) unconverted(p *Position, tier *gameMaterial, conversions bool, from int, dst []uint64) []uint64 {
 	if !conversions || p.EP != 0 { // an en-passant node is reached by its double step only
 		if tier.e.syms < 8 || !p.diagonalSymmetric(p.Turn) {
 			return dst
@@ -613,7 +664,7 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 		return distinct(dst, from)
 	}
 	var buf [128]Position
-	key := positionKey(&p)
+	key := positionKey(p)
 	symmetric := swapKey(key) == key
 	// A material without pawns is kept up to the board's 8 symmetries, a
 	// parent with pawns up to the mirror only: its promotions and

@@ -280,6 +280,18 @@ func (s *stepper) step(p *Position, j int, from, to Square) (uint64, bool) {
 	return uint64(int64(s.turned) + (int64(to)-int64(from))*int64(e.weight[j])), true
 }
 
+// weight returns what the index gains per square a piece of slot j moves
+// (toward the higher squares) where step finds every move of it by plain
+// arithmetic, as for a piece other than a king or a blocked pawn, no twin,
+// with the kings alone in their class or in blocks; false otherwise.
+func (s *stepper) weight(j int) (uint64, bool) {
+	e := s.e
+	if j == 0 || j == e.bk || e.twin[j] || e.blocks != nil && e.slots[j].Kind == Pawn || e.blocks == nil && !s.alone {
+		return 0, false
+	}
+	return uint64(e.weight[j]), true
+}
+
 // kingsCanonical reports whether kings on w (White's) and b are in the
 // form of a representative (see Endgame).
 func (e *Endgame) kingsCanonical(w, b Square) bool {

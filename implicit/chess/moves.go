@@ -257,29 +257,7 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 		if pc.Color != them {
 			continue
 		}
-		var from Bitboard
-		if pc.Kind == Pawn {
-			step := -8
-			if them == Black {
-				step = 8
-			}
-			one := Square(int(pc.Square) + step)
-			if !all.Has(one) && one.Rank() != 0 && one.Rank() != 7 {
-				from |= Bit(one)
-				fourth := 3
-				if them == Black {
-					fourth = 4
-				}
-				if two := Square(int(one) + step); pc.Square.Rank() == fourth && !all.Has(two) && !slices.Contains(opened, one) {
-					from |= Bit(two)
-				}
-			}
-		} else {
-			from = attacks(pc.Kind, them, pc.Square, all) &^ all
-		}
-		// The side to move in p must not have stood in check with the
-		// other to move.
-		for from &= p.unchecked(j, king, all); from != 0; from &= from - 1 {
+		for from := p.unmoveSquares(j, all, king, opened); from != 0; from &= from - 1 {
 			if u := (unmove{uint8(j), from.First(), 0}); ep {
 				dst = p.withEP(dst, u, ep)
 			} else {
@@ -288,6 +266,40 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 		}
 	}
 	return dst
+}
+
+// unmoveSquares returns the squares the piece of slot j, of the side that
+// moved last, can have come from without a capture or a promotion into p
+// (no en-passant node): all holds the occupied squares, king the square of
+// the side to move's king, opened the squares that a double step into p
+// would open to an en-passant capture (not double steps, then: the
+// position before would be an en-passant node).
+func (p *Position) unmoveSquares(j int, all Bitboard, king Square, opened []Square) Bitboard {
+	pc := p.Pieces[j]
+	them := pc.Color
+	var from Bitboard
+	if pc.Kind == Pawn {
+		step := -8
+		if them == Black {
+			step = 8
+		}
+		one := Square(int(pc.Square) + step)
+		if !all.Has(one) && one.Rank() != 0 && one.Rank() != 7 {
+			from |= Bit(one)
+			fourth := 3
+			if them == Black {
+				fourth = 4
+			}
+			if two := Square(int(one) + step); pc.Square.Rank() == fourth && !all.Has(two) && !slices.Contains(opened, one) {
+				from |= Bit(two)
+			}
+		}
+	} else {
+		from = attacks(pc.Kind, them, pc.Square, all) &^ all
+	}
+	// The side to move in p must not have stood in check with the other
+	// to move.
+	return from & p.unchecked(j, king, all)
 }
 
 // unchecked returns the squares from which the piece of slot j, of the
