@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -214,10 +215,14 @@ func (s *store) unloadCodes() {
 const hugePage = bitset.HugePage
 
 // hugeCodes is a copy of a tier's codes in huge pages, filled a huge page
-// at a time, when a lookup first reads there: a parent that reaches part of
-// a child keeps that part in memory, not the whole (a chess endgame's
-// promotions reach the child with the other side to move, half its
-// positions).
+// at a time once lookups have read a share of it: a parent that reaches
+// part of a child keeps that part in memory, not the whole (a chess
+// endgame's promotions reach the child with the other side to move, half
+// its positions). Until then lookups read the file's mapping, whose small
+// pages come into memory one by one: a parent that reads a few small pages
+// of each huge page (a pawn's promotion puts the new piece on one square
+// of the 64, and the child's index is in runs of that piece's square)
+// keeps only those.
 type hugeCodes struct {
 	copy  []byte // the copy: mapped whole, in memory where filled
 	src   []byte // the codes in the file's mapping
@@ -226,8 +231,20 @@ type hugeCodes struct {
 	// in the copy's huge page (skew+b)/hugePage.
 	skew   uint64
 	filled []atomic.Uint32 // filled[j] != 0 once the copy's huge page j holds its codes
-	mu     sync.Mutex      // held while a page is filled
+	// read[j] marks the small pages of huge page j that lookups read in
+	// the file's mapping before it is filled.
+	read [][smallPerHuge / 64]atomic.Uint64
+	mu   sync.Mutex // held while a page is filled
 }
+
+// smallPage is the size of the file mapping's pages; smallPerHuge is the
+// number of them in a huge page, and fillAt the number read, a quarter,
+// from which the huge page is copied.
+const (
+	smallPage    = 4096
+	smallPerHuge = hugePage / smallPage
+	fillAt       = smallPerHuge / 4
+)
 
 // newHugeCodes returns an empty copy of the codes src in huge pages
 // (bitset.MapHuge); nil where there are none to ask for.
@@ -237,15 +254,33 @@ func newHugeCodes(src []byte) *hugeCodes {
 		return nil
 	}
 	skew := uint64(uintptr(unsafe.Pointer(&c[0])) % hugePage)
+	pages := (skew + uint64(len(c)) + hugePage - 1) / hugePage
 	return &hugeCodes{copy: c, src: src, unmap: unmap, skew: skew,
-		filled: make([]atomic.Uint32, (skew+uint64(len(c))+hugePage-1)/hugePage)}
+		filled: make([]atomic.Uint32, pages), read: make([][smallPerHuge / 64]atomic.Uint64, pages)}
 }
 
-// ensure fills the huge page of the copy's byte b, if it is not yet.
-func (h *hugeCodes) ensure(b uint64) {
-	if j := (h.skew + b) / hugePage; h.filled[j].Load() == 0 {
-		h.fill(j)
+// at returns the bytes that hold the codes' byte b, in the same place as
+// the codes: the copy where its huge page is filled, the file's mapping
+// otherwise. A read of a small page not read before counts toward filling
+// the huge page.
+func (h *hugeCodes) at(b uint64) []byte {
+	j := (h.skew + b) / hugePage
+	if h.filled[j].Load() != 0 {
+		return h.copy
 	}
+	k := (h.skew + b) % hugePage / smallPage
+	w, bit := &h.read[j][k/64], uint64(1)<<(k%64)
+	if w.Load()&bit == 0 && w.Or(bit)&bit == 0 {
+		n := 0
+		for x := range h.read[j] {
+			n += bits.OnesCount64(h.read[j][x].Load())
+		}
+		if n >= fillAt {
+			h.fill(j)
+			return h.copy
+		}
+	}
+	return h.src
 }
 
 // fill copies the codes of the copy's huge page j from the file's mapping,
@@ -265,20 +300,21 @@ func (h *hugeCodes) fill(j uint64) {
 
 // code returns the code of entry i.
 func (s *store) code(i uint64) uint64 {
+	codes := s.codes
 	if s.huge != nil {
-		s.huge.ensure(uint64(s.h.width) * i)
+		codes = s.huge.at(uint64(s.h.width) * i)
 	}
 	switch s.h.width {
 	case 1:
-		if c := s.codes[i]; c != overflowCode || s.overEntries == nil {
+		if c := codes[i]; c != overflowCode || s.overEntries == nil {
 			return uint64(c)
 		}
 		k, _ := slices.BinarySearch(s.overEntries, i)
 		return s.overCodes[k]
 	case 2:
-		return uint64(binary.LittleEndian.Uint16(s.codes[2*i:]))
+		return uint64(binary.LittleEndian.Uint16(codes[2*i:]))
 	}
-	return uint64(binary.LittleEndian.Uint32(s.codes[4*i:]))
+	return uint64(binary.LittleEndian.Uint32(codes[4*i:]))
 }
 
 // Lookup returns the value and depth of entry i.

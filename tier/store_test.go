@@ -84,9 +84,10 @@ func TestManifestUpgrade(t *testing.T) {
 	}
 }
 
-// TestHugeCodesFillOnRead reads a few bytes of a copy made by hugeCodes:
-// each reads as the file it is copied from holds it, and only the huge
-// pages read from are filled (the others read as zero).
+// TestHugeCodesFillOnRead reads bytes of a copy made by hugeCodes: each
+// reads as the file it is copied from holds it; a huge page is filled once
+// a quarter of its small pages have been read, and not before (a page
+// never filled reads as zero in the copy).
 func TestHugeCodesFillOnRead(t *testing.T) {
 	want := make([]byte, 5*hugePage+12345)
 	for i := range want {
@@ -106,34 +107,42 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 		t.Skip("no huge pages to map here")
 	}
 	defer h.unmap()
-	reads := []uint64{0, 7, hugePage + 3, uint64(len(src)) - 1, hugePage + 5}
-	pages := map[uint64]bool{}
-	for _, b := range reads {
-		h.ensure(b)
-		if h.copy[b] != want[b] {
-			t.Fatalf("byte %d of the copy is %d, want %d", b, h.copy[b], want[b])
-		}
-		pages[(h.skew+b)/hugePage] = true
-	}
-	filled := 0
-	for j := range h.filled {
-		if h.filled[j].Load() != 0 {
-			filled++
-			if !pages[uint64(j)] {
-				t.Errorf("huge page %d was filled, but nothing was read there", j)
+	read := func(h *hugeCodes, b uint64) bool { return h.at(b)[b] == want[b] }
+	// Sparse reads, many in a few small pages of each huge page (as a
+	// pawn's promotions read a child): no page is filled.
+	for b := uint64(0); b < uint64(len(want)); b += hugePage / 8 {
+		for d := range uint64(100) {
+			if b+d < uint64(len(want)) && !read(h, b+d) {
+				t.Fatalf("byte %d reads %d, want %d", b+d, h.at(b+d)[b+d], want[b+d])
 			}
 		}
 	}
-	if filled != len(pages) {
-		t.Errorf("%d huge pages filled, want the %d read from", filled, len(pages))
+	for j := range h.filled {
+		if h.filled[j].Load() != 0 {
+			t.Fatalf("huge page %d was filled after reads of a few of its small pages", j)
+		}
+	}
+	// A quarter of the small pages of the copy's second huge page: it is
+	// filled, and it alone.
+	first := hugePage - h.skew
+	for k := range uint64(fillAt) {
+		if b := first + k*smallPage + 17; !read(h, b) {
+			t.Fatalf("byte %d reads wrong", b)
+		}
+	}
+	for j := range h.filled {
+		if filled := h.filled[j].Load() != 0; filled != (j == 1) {
+			t.Fatalf("huge page %d filled: %v, after a quarter of page 1's small pages were read", j, filled)
+		}
 	}
 	for b := range uint64(len(want)) {
-		if j := (h.skew + b) / hugePage; !pages[j] && h.copy[b] != 0 {
-			t.Fatalf("byte %d, in a page never read, is %d", b, h.copy[b])
+		if j := (h.skew + b) / hugePage; j != 1 && h.copy[b] != 0 || j == 1 && h.copy[b] != want[b] {
+			t.Fatalf("byte %d of the copy is %d (huge page %d)", b, h.copy[b], j)
 		}
 	}
 	// Readers at once, as a tier's workers look up its child: each byte
-	// reads as the file holds it, whichever reader filled its page.
+	// reads as the file holds it, whichever reader filled its page, and
+	// reads spread over every small page fill every whole huge page.
 	g := newHugeCodes(src)
 	defer g.unmap()
 	var wg sync.WaitGroup
@@ -142,8 +151,7 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 		wg.Go(func() {
 			r := rand.New(rand.NewPCG(uint64(w), 1))
 			for range 20000 {
-				b := r.Uint64N(uint64(len(want)))
-				if g.ensure(b); g.copy[b] != want[b] {
+				if !read(g, r.Uint64N(uint64(len(want)))) {
 					bad[w]++
 				}
 			}
@@ -152,5 +160,11 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 	wg.Wait()
 	if bad[0]+bad[1]+bad[2]+bad[3] != 0 {
 		t.Errorf("read at once, bytes read wrong: %v", bad)
+	}
+	for j := range uint64(len(g.filled)) {
+		whole := j*hugePage >= g.skew && (j+1)*hugePage-g.skew <= uint64(len(want))
+		if whole && g.filled[j].Load() == 0 {
+			t.Errorf("huge page %d not filled after reads all over it", j)
+		}
 	}
 }
