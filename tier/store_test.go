@@ -113,7 +113,7 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 	for b := uint64(0); b < uint64(len(want)); b += hugePage / 8 {
 		for d := range uint64(100) {
 			if b+d < uint64(len(want)) && !read(h, b+d) {
-				t.Fatalf("byte %d reads %d, want %d", b+d, h.at(b+d)[b+d], want[b+d])
+				t.Fatalf("byte %d reads %d, want %d", b+d, h.at(b + d)[b+d], want[b+d])
 			}
 		}
 	}
