@@ -156,12 +156,7 @@ func TestRandomGraphs(t *testing.T) {
 			if sol.Size() != n {
 				t.Fatalf("seed %d: %d entries, want %d", seed, sol.Size(), n)
 			}
-			for v := range n {
-				val, d, err := sol.Lookup(v)
-				if err != nil || val != want.Value(v) || d != want.Depth(v) {
-					t.Fatalf("seed %d, %d workers, vertex %d: %v %d (%v), want %v %d", seed, workers, v, val, d, err, want.Value(v), want.Depth(v))
-				}
-			}
+			sameValues(t, fmt.Sprintf("seed %d, %d workers", seed, workers), sol, want, n)
 			if sol.MaxDepth() != want.MaxDepth() || sol.Count(engine.Win) != want.Count(engine.Win) {
 				t.Fatalf("seed %d: max depth %d, %d wins; want %d, %d", seed, sol.MaxDepth(), sol.Count(engine.Win), want.MaxDepth(), want.Count(engine.Win))
 			}
@@ -193,11 +188,7 @@ func TestSharedTiers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for v := range g.Size() {
-			if val, d, err := sol.Lookup(v); err != nil || val != want.Value(v) || d != want.Depth(v) {
-				t.Fatalf("run %d, vertex %d: %v %d (%v), want %v %d", run, v, val, d, err, want.Value(v), want.Depth(v))
-			}
-		}
+		sameValues(t, fmt.Sprintf("run %d", run), sol, want, g.Size())
 		sol.Close()
 		if done := strings.Count(progress.String(), "already done"); run == 1 && done != len(g.Tiers()) {
 			t.Errorf("second run: %d of %d tiers found done:\n%s", done, len(g.Tiers()), progress.String())
@@ -244,11 +235,7 @@ func TestDeepTier(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for v := range g.Size() {
-			if val, d, err := sol.Lookup(v); err != nil || val != want.Value(v) || d != want.Depth(v) {
-				t.Fatalf("%+v, vertex %d: %v %d (%v), want %v %d", eng, v, val, d, err, want.Value(v), want.Depth(v))
-			}
-		}
+		sameValues(t, fmt.Sprintf("%+v", eng), sol, want, g.Size())
 		sol.Close()
 	}
 }
