@@ -20,6 +20,7 @@ import (
 type Compact struct {
 	S      Symmetric
 	cm     CanonicalMover // S, if it is one
+	cu     ClassUnmover   // S, if it is one that numbers its classes
 	parts  []compactPart  // the tiers, or the whole index as one
 	counts []uint32       // the running counts of the whole index
 }
@@ -54,6 +55,7 @@ func NewTieredCompact[G interface {
 func newCompact(g Symmetric, tiers []Tier) *Compact {
 	c := &Compact{S: g}
 	c.cm, _ = g.(CanonicalMover)
+	c.cu = ClassUnmoverOf(g)
 	var first uint64
 	for _, t := range tiers {
 		if t.Size() >= 1<<32 {
@@ -306,6 +308,10 @@ func (c *Compact) Moves(i uint64, dst []uint64) []uint64 {
 // particular order (deduplicated without sorting them, which costs more).
 func (c *Compact) Unmoves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
+	if c.cu != nil {
+		dst = c.cu.ClassUnmoves(c.Position(i), false, dst)
+		return append(dst[:start], Distinct(dst[start:])...)
+	}
 	if c.cm != nil {
 		return c.canonicalRanks(c.cm.CanonicalUnmoves(c.Position(i), dst), start, Distinct)
 	}

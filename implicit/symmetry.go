@@ -34,6 +34,33 @@ type CanonicalMover interface {
 	CanonicalUnmoves(t uint64, dst []uint64) []uint64
 }
 
+// ClassUnmover is a CanonicalMover that numbers its un-moves' classes
+// itself, as ClassSet and Compact number them (class i is the i-th
+// canonical position in index order), from the position it has decoded:
+// Compact and a tier's solve then spare a rank in a ClassSet per un-move.
+// A game may number its classes on some sizes only: the other methods
+// are called only where NumbersClasses reports true.
+type ClassUnmover interface {
+	CanonicalMover
+	NumbersClasses() bool
+	// ClassUnmoves appends the class numbers of CanonicalUnmoves(t), in
+	// the same order, or with within those of the un-moves that a
+	// TierUnmover lists (TierUnmoves(t, true, dst)).
+	ClassUnmoves(t uint64, within bool, dst []uint64) []uint64
+	// ClassesBelow returns the number of canonical positions below s (s
+	// up to Size()).
+	ClassesBelow(s uint64) uint64
+}
+
+// ClassUnmoverOf returns g as a ClassUnmover if it is one that numbers its
+// classes, and nil otherwise.
+func ClassUnmoverOf(g Game) ClassUnmover {
+	if cu, ok := g.(ClassUnmover); ok && cu.NumbersClasses() {
+		return cu
+	}
+	return nil
+}
+
 // CanonicalMarker is a Symmetric game that finds the canonical positions
 // of a run of consecutive indices faster than one IsCanonical call each,
 // which decodes each index from scratch: NewClassSet uses it.

@@ -323,6 +323,11 @@ func (s *solver) newView(k int) (*view, error) {
 			return nil, fmt.Errorf("%d positions: tiers of a symmetric game must have fewer than 2^32", t.Size())
 		}
 		v.classes = implicit.NewClassSetRange(s.sym, t.Start, t.End)
+		if v.cu = implicit.ClassUnmoverOf(s.sym); v.cu != nil && v.tu != nil {
+			v.first = v.cu.ClassesBelow(t.Start)
+		} else {
+			v.cu = nil
+		}
 	}
 	for _, c := range t.Children {
 		st, err := s.read(c)

@@ -17,7 +17,11 @@ type view struct {
 	sym implicit.Symmetric      // g, if it is symmetric; otherwise nil
 	cm  implicit.CanonicalMover // g, if it lists canonical moves itself; otherwise nil
 	tu  implicit.TierUnmover    // g, if it lists the un-moves inside a tier apart; otherwise nil
-	tm  implicit.TierMover      // g, if it counts the moves inside a tier apart and is not symmetric; otherwise nil
+	// cu is g, if it is a TierUnmover that numbers its classes itself, and
+	// first the number of its classes below the tier's.
+	cu    implicit.ClassUnmover
+	first uint64
+	tm    implicit.TierMover // g, if it counts the moves inside a tier apart and is not symmetric; otherwise nil
 	// counter, for a tier without children, classifies a position and
 	// counts its moves (its classes' for a symmetric game) without
 	// numbering them: there are no exits to look up.
@@ -115,6 +119,13 @@ func (v *view) Moves(i uint64, dst []uint64) []uint64 {
 // order.
 func (v *view) Unmoves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
+	if v.cu != nil {
+		dst = v.cu.ClassUnmoves(v.pos(i), true, dst)
+		for j := start; j < len(dst); j++ {
+			dst[j] -= v.first
+		}
+		return append(dst[:start], implicit.Distinct(dst[start:])...)
+	}
 	dst = v.list(v.pos(i), dst, true)
 	if v.tu != nil && v.sym == nil {
 		// TierUnmoves lists positions of the tier only, each an entry at

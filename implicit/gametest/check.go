@@ -20,7 +20,7 @@ import (
 // un-move's side). The optional interfaces a game has are checked on the
 // same positions: counts (MoveCounter, UnmoveCounter, ClassifyCounter) equal
 // to the lists', Notation's ParsePosition(Describe(s)) == s, and for a
-// Symmetric game (with its CanonicalMover and ClassCounter) that Canonical
+// Symmetric game (with its CanonicalMover, ClassUnmover and ClassCounter) that Canonical
 // picks one member per class that moves commute with (see checkSymmetric).
 // It returns an error describing the first violation.
 func Check(g implicit.Game, samples int, seed uint64) error {
@@ -205,6 +205,11 @@ func (c *checker) checkSymmetric(s uint64, kind implicit.Kind, moves []uint64) e
 			return fmt.Errorf("gametest: CanonicalUnmoves(%d) = %v, Canonical of each un-move is %v", s, got, want)
 		}
 	}
+	if cu := implicit.ClassUnmoverOf(sg); cu != nil {
+		if err := checkClassNumbers(cu, s); err != nil {
+			return err
+		}
+	}
 	if cc, ok := sg.(implicit.ClassCounter); ok {
 		var want uint64
 		if kind == implicit.Inner {
@@ -212,6 +217,35 @@ func (c *checker) checkSymmetric(s uint64, kind implicit.Kind, moves []uint64) e
 		}
 		if k, n := cc.ClassifyClasses(s); k != kind || n != want {
 			return fmt.Errorf("gametest: ClassifyClasses(%d) = %v, %d, but it is %v with moves to %d classes", s, k, n, kind, want)
+		}
+	}
+	return nil
+}
+
+// checkClassNumbers checks a ClassUnmover's numbers at s: ClassesBelow
+// steps by one past a canonical position and by none past another, and
+// ClassUnmoves lists the ClassesBelow of the representatives
+// CanonicalUnmoves (and TierUnmoves, for a TierUnmover) list.
+func checkClassNumbers(cu implicit.ClassUnmover, s uint64) error {
+	step := uint64(0)
+	if cu.IsCanonical(s) {
+		step = 1
+	}
+	if below, next := cu.ClassesBelow(s), cu.ClassesBelow(s+1); next != below+step {
+		return fmt.Errorf("gametest: ClassesBelow(%d) = %d and ClassesBelow(%d) = %d, but IsCanonical(%d) is %v", s, below, s+1, next, s, step == 1)
+	}
+	numbers := func(reps []uint64) []uint64 {
+		for i, r := range reps {
+			reps[i] = cu.ClassesBelow(r)
+		}
+		return reps
+	}
+	if got, want := cu.ClassUnmoves(s, false, nil), numbers(cu.CanonicalUnmoves(s, nil)); !slices.Equal(got, want) {
+		return fmt.Errorf("gametest: ClassUnmoves(%d) = %v, the classes of CanonicalUnmoves are %v", s, got, want)
+	}
+	if tu, ok := cu.(implicit.TierUnmover); ok {
+		if got, want := cu.ClassUnmoves(s, true, nil), numbers(tu.TierUnmoves(s, true, nil)); !slices.Equal(got, want) {
+			return fmt.Errorf("gametest: ClassUnmoves(%d, within) = %v, the classes of TierUnmoves are %v", s, got, want)
 		}
 	}
 	return nil

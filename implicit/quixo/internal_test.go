@@ -6,6 +6,7 @@ import (
 
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/internal/square"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // benchBoards returns canonical inner boards of the n x n game, drawn at
@@ -60,6 +61,55 @@ func TestSmallest4(t *testing.T) {
 		}
 		if got := smallest4(x<<16 | o); uint64(got>>16)<<32|uint64(got&0xffff) != want {
 			t.Fatalf("x %04x o %04x: smallest image %08x, want %x", x, o, got, want)
+		}
+	}
+}
+
+// TestClassTables checks the class tables against IsCanonical on every
+// board: ClassesBelow counts the canonical boards below each index, the
+// class of each canonical board is its ClassesBelow, and MarkCanonical
+// from the tables marks the canonical boards of ranges of every
+// alignment. 4 x 4 (86 million boards) in the long run only.
+func TestClassTables(t *testing.T) {
+	type size struct{ n, minCubes int }
+	sizes := []size{{2, 0}, {3, 0}, {3, 4}, {4, 12}}
+	if testsize.Long() {
+		sizes = append(sizes, size{4, 0})
+	}
+	for _, sz := range sizes {
+		g, err := NewFrom(sz.n, sz.minCubes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]uint64, (g.Size()+63)/64)
+		var below uint64
+		for s := range g.Size() {
+			if got := g.ClassesBelow(s); got != below {
+				t.Fatalf("%+v: ClassesBelow(%d) = %d, want %d", sz, s, got, below)
+			}
+			if !g.IsCanonical(s) {
+				continue
+			}
+			if x, o, _ := g.Board(s); g.class(x, o) != below {
+				t.Fatalf("%+v: board %d is class %d, want %d\n%s", sz, s, g.class(x, o), below, g.Describe(s))
+			}
+			want[s/64] |= 1 << (s % 64)
+			below++
+		}
+		if got := g.ClassesBelow(g.Size()); got != below {
+			t.Fatalf("%+v: ClassesBelow(Size) = %d, want %d", sz, got, below)
+		}
+		r := rand.New(rand.NewPCG(uint64(sz.n), uint64(sz.minCubes)))
+		for range 200 {
+			from := r.Uint64N(g.Size())
+			to := from + r.Uint64N(min(g.Size()-from, 5000)+1)
+			words := make([]uint64, (to-from+63)/64)
+			g.MarkCanonical(from, to, words)
+			for s := from; s < to; s++ {
+				if got, w := words[(s-from)/64]>>((s-from)%64)&1, want[s/64]>>(s%64)&1; got != w {
+					t.Fatalf("%+v: MarkCanonical(%d, %d) marks %d as %d, want %d", sz, from, to, s, got, w)
+				}
+			}
 		}
 	}
 }

@@ -60,6 +60,8 @@ type Game struct {
 	// that stretch: Board looks from there.
 	hint      []int32
 	hintShift uint
+	// classes, for n <= 4, number the classes without a ClassSet.
+	classes *classTables
 }
 
 // segment is the boards with x X's and o O's: perX boards for each set of
@@ -121,6 +123,7 @@ func NewFrom(n, minCubes int) (*Game, error) {
 	}
 	g.lines = append(g.lines, d1, d2)
 	if n <= 4 {
+		g.setClasses()
 		g.lined = make([]uint64, (1<<g.cells+63)/64)
 		for m := range uint32(1) << g.cells {
 			if g.scanLines(m) {
@@ -235,12 +238,15 @@ func (g *Game) Index(x, o uint32, turn uint64) uint64 {
 }
 
 // segment returns the segment that holds index s.
-func (g *Game) segment(s uint64) *segment {
-	k := g.hint[s>>g.hintShift]
-	for int(k)+1 < len(g.segs) && g.segs[k+1].offset <= s {
+func (g *Game) segment(s uint64) *segment { return &g.segs[g.segmentOf(s)] }
+
+// segmentOf returns the number of the segment that holds index s.
+func (g *Game) segmentOf(s uint64) int {
+	k := int(g.hint[s>>g.hintShift])
+	for k+1 < len(g.segs) && g.segs[k+1].offset <= s {
 		k++
 	}
-	return &g.segs[k]
+	return k
 }
 
 // Board returns the masks and turn of index s.
@@ -366,24 +372,34 @@ func (g *Game) moveList(s uint64, dst []uint64, canon bool) []uint64 {
 // Unmoves appends the boards one move before t that were not over: for each
 // (cell, end) pair whose end holds the last mover's piece, the segment slides
 // back, and the taken cell held either nothing or the mover's piece.
-func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 { return g.unmoveList(t, dst, false, false) }
+func (g *Game) Unmoves(t uint64, dst []uint64) []uint64 { return g.unmoveList(t, dst, indices, false) }
 
 // CanonicalUnmoves appends the representatives of the classes of
 // Unmoves(t), in the same order.
 func (g *Game) CanonicalUnmoves(t uint64, dst []uint64) []uint64 {
-	return g.unmoveList(t, dst, true, false)
+	return g.unmoveList(t, dst, representatives, false)
 }
 
 // TierUnmoves appends the un-moves of t in its own tier, those where the
 // taken cell held the mover's piece (implicit.TierUnmover): with canonical,
 // their representatives.
 func (g *Game) TierUnmoves(t uint64, canonical bool, dst []uint64) []uint64 {
-	return g.unmoveList(t, dst, canonical, true)
+	if canonical {
+		return g.unmoveList(t, dst, representatives, true)
+	}
+	return g.unmoveList(t, dst, indices, true)
 }
 
-// unmoveList is Unmoves, or CanonicalUnmoves if canon is set; with within,
-// only the un-moves that keep the cubes on the board.
-func (g *Game) unmoveList(t uint64, dst []uint64, canon, within bool) []uint64 {
+// The forms in which unmoveList lists un-moves.
+const (
+	indices         = iota // the boards' indices (Unmoves)
+	representatives        // their representatives' indices (CanonicalUnmoves)
+	classNumbers           // their classes' numbers (ClassUnmoves)
+)
+
+// unmoveList is Unmoves, CanonicalUnmoves or ClassUnmoves, as form says;
+// with within, only the un-moves that keep the cubes on the board.
+func (g *Game) unmoveList(t uint64, dst []uint64, form int, within bool) []uint64 {
 	x, o, turn := g.Board(t)
 	prev := turn ^ 1 // the player who just moved
 	mover, other := x, o
@@ -405,8 +421,14 @@ func (g *Game) unmoveList(t uint64, dst []uint64, canon, within bool) []uint64 {
 				continue // a board with fewer cubes than the game keeps, or than asked
 			}
 			pm2 := pm | taken
-			if canon {
-				if g.classify(pm2, po, 0) == implicit.Inner {
+			if form != indices {
+				if g.classify(pm2, po, 0) != implicit.Inner {
+					continue
+				}
+				if form == classNumbers {
+					key := g.canonicalKey(pm2, po)
+					dst = append(dst, g.class(uint32(key>>32), uint32(key)))
+				} else {
 					dst = append(dst, g.canonical(pm2, po))
 				}
 				continue
@@ -562,6 +584,10 @@ func (g *Game) canonicalBoard(x, o uint32) bool {
 // walks the boards in index order, the O cells counting up under each set
 // of X cells, with no division per board.
 func (g *Game) MarkCanonical(from, to uint64, words []uint64) {
+	if g.classes != nil {
+		g.markClasses(from, to, words)
+		return
+	}
 	s := from + from&1 // X to move: the even indices
 	for s < to {
 		sg := g.segment(s)
@@ -610,4 +636,5 @@ var (
 	_ implicit.CanonicalMover  = (*Game)(nil)
 	_ implicit.ClassCounter    = (*Game)(nil)
 	_ implicit.CanonicalMarker = (*Game)(nil)
+	_ implicit.ClassUnmover    = (*Game)(nil)
 )
