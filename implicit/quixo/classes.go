@@ -21,7 +21,10 @@ import "math/bits"
 type classTables struct {
 	// xs[x]: whether x is minimal and symmetric, and the minimal
 	// asymmetric and symmetric sets of its size ranked before it.
-	xs   []uint32
+	xs []uint32
+	// toMinimal[x]: a symmetry that takes x to its smallest image, with
+	// symmetricImage set if that image is symmetric.
+	toMinimal []uint8
 	segs []segClasses // those of each segment, and one past the last
 	// runs holds, segment by segment, an entry per minimal symmetric set
 	// of the segment's X count, in rank order, and one past the last:
@@ -55,6 +58,8 @@ const (
 	xMinimal   = 1 << 31
 	xSymmetric = 1 << 30
 	xBefore    = 1<<15 - 1 // the minimal asymmetric sets ranked before, in bits 0-14; the symmetric ones in bits 15-29
+
+	symmetricImage = 1 << 3 // in classTables.toMinimal
 )
 
 // setClasses builds g's class tables (a board of at most 16 cells).
@@ -87,6 +92,19 @@ func (g *Game) setClasses() {
 			}
 			c.xs[x] = e
 		}
+	}
+	c.toMinimal = make([]uint8, 1<<g.cells)
+	for x := range uint32(1) << g.cells {
+		t := 0
+		for k := 1; k < 8; k++ {
+			if g.image(k, x) < g.image(t, x) {
+				t = k
+			}
+		}
+		if c.xs[g.image(t, x)]&xSymmetric != 0 {
+			t |= symmetricImage
+		}
+		c.toMinimal[x] = uint8(t)
 	}
 	c.segs = make([]segClasses, len(g.segs)+1)
 	for k, sg := range g.segs {

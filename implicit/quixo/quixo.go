@@ -476,6 +476,14 @@ func (g *Game) canonical(x, o uint32) uint64 {
 // canonicalKey returns the masks of the representative of the class of the
 // board with X on x and O on o, X to move, as X<<32 | O.
 func (g *Game) canonicalKey(x, o uint32) uint64 {
+	if g.classes != nil {
+		// The symmetry that takes x to its smallest image takes the board
+		// to its representative, unless that image is symmetric.
+		if t := g.classes.toMinimal[x]; t&symmetricImage == 0 {
+			m := &g.sym16[t]
+			return uint64(m.Apply(x))<<32 | uint64(m.Apply(o))
+		}
+	}
 	if g.n == 4 {
 		best := smallest4(x<<16 | o)
 		return uint64(best>>16)<<32 | uint64(best&0xffff)
