@@ -211,9 +211,12 @@ func (e *Endgame) Parts() [][2]uint64 {
 func (e *Endgame) decodeBlocked(i uint64, p *Position) {
 	b := &e.blocks[e.blockAt(i)]
 	i -= b.start
-	r := i / b.half
-	i %= b.half
-	p.Turn, p.EP = White, 0
+	// The side to move's region, by comparisons: a division costs more.
+	r := uint64(0)
+	for i >= b.half {
+		i -= b.half
+		r++
+	}
 	if r == 1 {
 		p.Turn = Black
 	}

@@ -46,6 +46,7 @@ type gameMaterial struct {
 	e     *Endgame
 	start uint64
 	tier  int
+	key   uint32 // its materialKey
 }
 
 // keyTable maps the materialKeys of a game's tiers to their numbers: a
@@ -147,7 +148,7 @@ func newGame(root Material, plain bool) (*Game, error) {
 		}
 		g.pawns = g.pawns || m.HasPawns()
 		g.byKey.put(key, len(g.mats))
-		g.mats = append(g.mats, gameMaterial{e: e, start: g.size})
+		g.mats = append(g.mats, gameMaterial{e: e, start: g.size, key: key})
 		g.size += e.Size()
 		for _, c := range children(m) {
 			switch {
@@ -311,7 +312,11 @@ func (g *Game) index(p *Position) (uint64, bool) {
 // indexFlipped is index, and says whether p's material is kept the other
 // way round (p was turned over to find its class).
 func (g *Game) indexFlipped(p *Position) (i uint64, flipped, ok bool) {
-	key := positionKey(p)
+	return g.indexKeyed(p, positionKey(p))
+}
+
+// indexKeyed is indexFlipped of p, whose positionKey is key.
+func (g *Game) indexKeyed(p *Position, key uint32) (i uint64, flipped, ok bool) {
 	k, ok := g.byKey.get(key)
 	if !ok {
 		if k, ok = g.byKey.get(swapKey(key)); !ok || g.plain {
@@ -531,8 +536,15 @@ func (g *Game) moveIndex(p *Position, k int, i uint64, m Move, all Bitboard, dst
 			return append(dst, t.start+next)
 		}
 	}
-	q := p.Play(m)
-	next, ok := g.index(&q)
+	var q Position
+	key := t.key
+	if p.EP == 0 && (m.Promotion != King || all.Has(m.To)) {
+		q, key = p.convert(m, key)
+	} else {
+		q = p.Play(m)
+		key = positionKey(&q)
+	}
+	next, _, ok := g.indexKeyed(&q, key)
 	if !ok {
 		panic(fmt.Sprintf("chess: %s: the move %v reaches %s, of no material of the game", p.FEN(), m, q.FEN()))
 	}

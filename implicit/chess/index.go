@@ -26,8 +26,11 @@ import (
 type Endgame struct {
 	m     Material
 	slots []Piece // the kinds and colours of the pieces, in signature order
-	bk    int     // Black's king's slot (White's is 0)
-	syms  int     // the symmetries used: 8, or 2 with pawns
+	// blank is a position of the material's pieces, each on a1 with White
+	// to move: decodeInto's start, a copy of fixed size.
+	blank Position
+	bk    int // Black's king's slot (White's is 0)
+	syms  int // the symmetries used: 8, or 2 with pawns
 	kk    []kingPair
 	kkOf  [64][64]int32 // the pair's number, -1 where the pair is not a representative's
 	// kkSyms[w][b] has bit t set where symmetry t takes kings on w and b
@@ -118,6 +121,9 @@ func newEndgame(m Material, plain bool) (*Endgame, error) {
 		for _, k := range m.Pieces[c] {
 			e.slots = append(e.slots, Piece{Kind: k, Color: Color(c)})
 		}
+	}
+	for _, pc := range e.slots {
+		e.blank.add(pc)
 	}
 	blocked := m.HasPawns() && !plain
 	for i, pc := range e.slots {
@@ -336,12 +342,11 @@ func (e *Endgame) Decode(i uint64) Position {
 
 // decodeInto is Decode into p.
 func (e *Endgame) decodeInto(i uint64, p *Position) {
-	p.N = copy(p.Pieces[:], e.slots)
+	*p = e.blank
 	if e.blocks != nil {
 		e.decodeBlocked(i, p)
 		return
 	}
-	p.Turn, p.EP = White, 0
 	pawn := -1
 	switch {
 	case i >= 2*e.half:

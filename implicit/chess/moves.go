@@ -203,6 +203,29 @@ func (p *Position) play(m Move) Position {
 	return q
 }
 
+// convert is Play of m, a capture or a promotion (or both) of p other than
+// en passant, that also returns the positionKey of the position it reaches
+// from p's (key): the piece on m.To, if any, is taken.
+func (p *Position) convert(m Move, key uint32) (Position, uint32) {
+	q := Position{Turn: p.Turn.Other()}
+	for _, pc := range p.List() {
+		switch pc.Square {
+		case m.To:
+			key -= pieceKey(pc.Color, pc.Kind)
+			continue
+		case m.From:
+			pc.Square = m.To
+			if m.Promotion != King {
+				key += pieceKey(pc.Color, m.Promotion) - pieceKey(pc.Color, pc.Kind)
+				pc.Kind = m.Promotion
+			}
+		}
+		q.add(pc)
+	}
+	q.Sort()
+	return q, key
+}
+
 // Unmoves appends the positions of the same material from which a legal
 // move reaches p: a piece of the side that moved last stepped back to an
 // empty square (a pawn one square back, or two from its fourth rank), with
