@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/parallel"
 )
 
 // summary is a solve's result as -json prints it.
@@ -207,9 +209,9 @@ type counted interface {
 // "N positions: W wins, L losses, D draws; max depth D". The counts are of
 // positions: where g's indices stand for classes of positions
 // (implicit.PositionCounter), each index counts as many as its class has.
-func writeCounts(out io.Writer, g implicit.Game, r counted) error {
+func writeCounts(ctx context.Context, out io.Writer, g implicit.Game, r counted, workers int) error {
 	if sg, ok := g.(implicit.Sectioned); ok {
-		return writeSections(out, sg.Sections(), r)
+		return writeSections(ctx, out, sg.Sections(), r, workers)
 	}
 	var n [4]uint64
 	if pc, ok := g.(implicit.PositionCounter); ok {
@@ -230,32 +232,58 @@ func writeCounts(out io.Writer, g implicit.Game, r counted) error {
 // writeSections writes the answer of a game that answers a line per part
 // of its index (implicit.Sectioned): "NAME: W wins, D draws, L losses;
 // longest win A plies, longest loss B plies", sections of one name adding
-// up in the line of the first.
-func writeSections(out io.Writer, sections []implicit.Section, r engine.Values) error {
+// up in the line of the first. The sections are read in runs on the given
+// number of workers (a chess endgame's hundreds of millions of indices),
+// each worker adding up its own lines: sums and maxima, the same whatever
+// the order.
+func writeSections(ctx context.Context, out io.Writer, sections []implicit.Section, r engine.Values, workers int) error {
 	type line struct{ n, longest [4]uint64 }
+	type run struct {
+		line   int
+		lo, hi uint64
+		weight func(uint64) uint64
+	}
 	var names []string
-	lines := map[string]*line{}
+	number := map[string]int{}
+	var runs []run
 	for _, sec := range sections {
-		l := lines[sec.Name]
-		if l == nil {
-			l = &line{}
-			lines[sec.Name] = l
+		l, ok := number[sec.Name]
+		if !ok {
+			l = len(names)
+			number[sec.Name] = l
 			names = append(names, sec.Name)
 		}
-		err := scanValues(r, sec.Start, sec.End, func(i uint64, v engine.Value, depth uint64) {
-			w := uint64(1)
-			if sec.Weight != nil && v&3 != engine.Illegal {
-				w = sec.Weight(i)
-			}
-			l.n[v&3] += w
-			l.longest[v&3] = max(l.longest[v&3], depth)
-		})
-		if err != nil {
-			return err
+		for lo := sec.Start; lo < sec.End; lo += sectionRun {
+			runs = append(runs, run{l, lo, min(lo+sectionRun, sec.End), sec.Weight})
 		}
 	}
-	for _, name := range names {
-		l := lines[name]
+	workers = parallel.Workers(workers)
+	sums := make([][]line, workers)
+	for w := range sums {
+		sums[w] = make([]line, len(names))
+	}
+	err := parallel.Each(ctx, workers, uint64(len(runs)), func(w int, k uint64) error {
+		rn, l := runs[k], &sums[w][runs[k].line]
+		return scanValues(r, rn.lo, rn.hi, func(i uint64, v engine.Value, depth uint64) {
+			n := uint64(1)
+			if rn.weight != nil && v&3 != engine.Illegal {
+				n = rn.weight(i)
+			}
+			l.n[v&3] += n
+			l.longest[v&3] = max(l.longest[v&3], depth)
+		})
+	})
+	if err != nil {
+		return err
+	}
+	for k, name := range names {
+		var l line
+		for w := range sums {
+			for v := range l.n {
+				l.n[v] += sums[w][k].n[v]
+				l.longest[v] = max(l.longest[v], sums[w][k].longest[v])
+			}
+		}
 		_, err := fmt.Fprintf(out, "%s: %d wins, %d draws, %d losses; longest win %d plies, longest loss %d plies\n", name,
 			l.n[engine.Win], l.n[engine.Draw], l.n[engine.Loss], l.longest[engine.Win], l.longest[engine.Loss])
 		if err != nil {
@@ -264,6 +292,10 @@ func writeSections(out io.Writer, sections []implicit.Section, r engine.Values) 
 	}
 	return nil
 }
+
+// sectionRun is the indices of writeSections' runs: a worker's piece of
+// work, large beside the cost of handing it out.
+const sectionRun = 1 << 20
 
 // scanValues calls visit with the index, value and depth of each index of
 // [lo, hi), read from r a run at a time (lookupRange).
@@ -311,7 +343,7 @@ func (c *solveRun) reportAll(out *bufio.Writer, g implicit.Game, r *engine.Resul
 		return writeAllJSON(out, s, r)
 	}
 	if c.desc.Counts {
-		if err := writeCounts(out, g, r); err != nil {
+		if err := writeCounts(c.ctx, out, g, r, c.workers); err != nil {
 			return err
 		}
 	} else {

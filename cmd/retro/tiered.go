@@ -167,7 +167,7 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 		defer cleanup()
 	}
 	if entry == nil {
-		return writeCounts(out, g, sol)
+		return writeCounts(c.ctx, out, g, sol, c.workers)
 	}
 	v, depth, err := sol.Lookup(*entry)
 	if err != nil {
