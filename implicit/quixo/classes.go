@@ -25,7 +25,7 @@ type classTables struct {
 	// toMinimal[x]: a symmetry that takes x to its smallest image, with
 	// symmetricImage set if that image is symmetric.
 	toMinimal []uint8
-	segs []segClasses // those of each segment, and one past the last
+	segs      []segClasses // those of each segment, and one past the last
 	// runs holds, segment by segment, an entry per minimal symmetric set
 	// of the segment's X count, in rank order, and one past the last:
 	// the classes of the segment's sets before it, and its first word in
