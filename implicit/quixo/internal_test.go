@@ -25,14 +25,18 @@ func benchBoards(b *testing.B, g *Game, count int) []uint64 {
 }
 
 // BenchmarkCanonical measures, per 4 x 4 board, the canonical forms of its
-// un-moves (a symmetric solve's retrograde pass), of its moves, and the
-// count of its moves' classes (the classification pass).
+// un-moves (a symmetric solve's retrograde pass) and their class numbers,
+// of its moves, and the count of its moves' classes (the classification
+// pass).
 func BenchmarkCanonical(b *testing.B) {
 	g, _ := New(4)
 	boards := benchBoards(b, g, 4096)
 	for name, list := range map[string]func(s uint64, dst []uint64) []uint64{
 		"Unmoves": g.CanonicalUnmoves,
-		"Moves":   g.CanonicalMoves,
+		"ClassUnmoves": func(s uint64, dst []uint64) []uint64 {
+			return g.ClassUnmoves(s, false, dst)
+		},
+		"Moves": g.CanonicalMoves,
 		"ClassifyClasses": func(s uint64, dst []uint64) []uint64 {
 			_, n := g.ClassifyClasses(s)
 			return append(dst, n)
