@@ -20,7 +20,7 @@ import (
 type Compact struct {
 	S      Symmetric
 	cm     CanonicalMover // S, if it is one
-	cu     ClassUnmover   // S, if it is one that numbers its classes
+	cu     ClassNumberer  // S, if it is one that numbers its classes
 	parts  []compactPart  // the tiers, or the whole index as one
 	counts []uint32       // the running counts of the whole index
 }
@@ -55,7 +55,7 @@ func NewTieredCompact[G interface {
 func newCompact(g Symmetric, tiers []Tier) *Compact {
 	c := &Compact{S: g}
 	c.cm, _ = g.(CanonicalMover)
-	c.cu = ClassUnmoverOf(g)
+	c.cu = ClassNumbererOf(g)
 	var first uint64
 	for _, t := range tiers {
 		if t.Size() >= 1<<32 {

@@ -34,28 +34,38 @@ type CanonicalMover interface {
 	CanonicalUnmoves(t uint64, dst []uint64) []uint64
 }
 
-// ClassUnmover is a CanonicalMover that numbers its un-moves' classes
-// itself, as ClassSet and Compact number them (class i is the i-th
-// canonical position in index order), from the position it has decoded:
-// Compact and a tier's solve then spare a rank in a ClassSet per un-move.
-// A game may number its classes on some sizes only: the other methods
-// are called only where NumbersClasses reports true.
-type ClassUnmover interface {
+// ClassNumberer is a CanonicalMover that numbers its moves' and
+// un-moves' classes itself, as ClassSet and Compact number them (class i
+// is the i-th canonical position in index order), from the position it
+// has decoded: Compact and a tier's solve then spare an index and a rank
+// in a ClassSet per move. A game may number its classes on some sizes
+// only: the other methods are called only where NumbersClasses reports
+// true.
+type ClassNumberer interface {
 	CanonicalMover
 	NumbersClasses() bool
+	// ClassMoves appends the class numbers of CanonicalMoves(s), in the
+	// same order.
+	ClassMoves(s uint64, dst []uint64) []uint64
 	// ClassUnmoves appends the class numbers of CanonicalUnmoves(t), in
 	// the same order, or with within those of the un-moves that a
 	// TierUnmover lists (TierUnmoves(t, true, dst)).
 	ClassUnmoves(t uint64, within bool, dst []uint64) []uint64
+	// ClassifyTierClasses returns, for a Tiered game, Classify(s) and,
+	// for an Inner s, the number of distinct classes its moves reach in
+	// its own tier, with the class numbers of those that reach other
+	// tiers appended to dst (repeats kept): what a tier's solve needs of
+	// each position to start.
+	ClassifyTierClasses(s uint64, dst []uint64) (Kind, uint64, []uint64)
 	// ClassesBelow returns the number of canonical positions below s (s
 	// up to Size()).
 	ClassesBelow(s uint64) uint64
 }
 
-// ClassUnmoverOf returns g as a ClassUnmover if it is one that numbers its
-// classes, and nil otherwise.
-func ClassUnmoverOf(g Game) ClassUnmover {
-	if cu, ok := g.(ClassUnmover); ok && cu.NumbersClasses() {
+// ClassNumbererOf returns g as a ClassNumberer if it is one that numbers
+// its classes, and nil otherwise.
+func ClassNumbererOf(g Game) ClassNumberer {
+	if cu, ok := g.(ClassNumberer); ok && cu.NumbersClasses() {
 		return cu
 	}
 	return nil

@@ -323,8 +323,8 @@ func (s *solver) newView(k int) (*view, error) {
 			return nil, fmt.Errorf("%d positions: tiers of a symmetric game must have fewer than 2^32", t.Size())
 		}
 		v.classes = implicit.NewClassSetRange(s.sym, t.Start, t.End)
-		if v.cu = implicit.ClassUnmoverOf(s.sym); v.cu != nil && v.tu != nil {
-			v.first = v.cu.ClassesBelow(t.Start)
+		if v.cu = implicit.ClassNumbererOf(s.sym); v.cu != nil && v.tu != nil {
+			v.first, v.last = v.cu.ClassesBelow(t.Start), v.cu.ClassesBelow(t.End)
 		} else {
 			v.cu = nil
 		}
@@ -334,7 +334,11 @@ func (s *solver) newView(k int) (*view, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.children = append(v.children, child{start: s.tiers[c].Start, end: s.tiers[c].End, st: st})
+		start, end := s.tiers[c].Start, s.tiers[c].End
+		if v.cu != nil {
+			start, end = v.cu.ClassesBelow(start), v.cu.ClassesBelow(end)
+		}
+		v.children = append(v.children, child{start: start, end: end, st: st})
 		v.maxExit = max(v.maxExit, st.h.maxDepth)
 	}
 	return v, nil

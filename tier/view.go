@@ -17,11 +17,12 @@ type view struct {
 	sym implicit.Symmetric      // g, if it is symmetric; otherwise nil
 	cm  implicit.CanonicalMover // g, if it lists canonical moves itself; otherwise nil
 	tu  implicit.TierUnmover    // g, if it lists the un-moves inside a tier apart; otherwise nil
-	// cu is g, if it is a TierUnmover that numbers its classes itself, and
-	// first the number of its classes below the tier's.
-	cu    implicit.ClassUnmover
-	first uint64
-	tm    implicit.TierMover // g, if it counts the moves inside a tier apart and is not symmetric; otherwise nil
+	// cu is g, if it is a TierUnmover that numbers its classes itself
+	// (implicit.ClassNumberer): its moves and un-moves are then listed as
+	// class numbers, the tier's classes being [first, last).
+	cu          implicit.ClassNumberer
+	first, last uint64
+	tm          implicit.TierMover // g, if it counts the moves inside a tier apart and is not symmetric; otherwise nil
 	// counter, for a tier without children, classifies a position and
 	// counts its moves (its classes' for a symmetric game) without
 	// numbering them: there are no exits to look up.
@@ -153,6 +154,13 @@ func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, eng
 		}
 		return kind, n, v.exit(p, buf), buf
 	}
+	if v.cu != nil {
+		kind, n, buf := v.cu.ClassifyTierClasses(p, buf[:0])
+		if kind != implicit.Inner {
+			return kind, 0, engine.Exit{}, buf
+		}
+		return kind, n, v.exit(p, implicit.Distinct(buf)), buf
+	}
 	kind := v.g.Classify(p)
 	if kind != implicit.Inner {
 		return kind, 0, engine.Exit{}, buf
@@ -221,27 +229,34 @@ func (v *view) exit(p uint64, exits []uint64) engine.Exit {
 	return exit
 }
 
-// child is a child tier of a view: its positions in g's index, and its
-// file.
+// child is a child tier of a view: its positions in g's index (or, where
+// the view lists class numbers, its classes), and its file.
 type child struct {
 	start, end uint64
 	st         *store
 }
 
 // lookup returns the value and depth of position m of a child tier, a
-// position that list returned. A tier has a few children: a scan finds
-// m's sooner than TierOf's search of every tier.
+// position that list returned, or where the game numbers its classes a
+// class number that ClassMoves returned. A tier has a few children: a
+// scan finds m's sooner than TierOf's search of every tier.
 func (v *view) lookup(m uint64) (engine.Value, uint64) {
 	for i := range v.children {
 		c := &v.children[i]
 		if m < c.start || m >= c.end {
 			continue
 		}
+		if v.cu != nil {
+			return db.Decode(c.st.code(m - c.start))
+		}
 		e := m - c.start
 		if v.sym != nil {
 			e = c.st.classes.Rank(v.canonical(m) - c.start)
 		}
 		return db.Decode(c.st.code(e))
+	}
+	if v.cu != nil {
+		panic(fmt.Sprintf("tier: a move reaches class %d, of no child of the tier of classes [%d, %d)", m, v.first, v.last))
 	}
 	k := implicit.TierOf(v.tiers, m)
 	panic(fmt.Sprintf("tier: a move reaches position %d of tier %d (%s), which is not a child of [%d, %d)", m, k, v.tiers[k].Name, v.lo, v.hi))

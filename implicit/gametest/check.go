@@ -20,7 +20,7 @@ import (
 // un-move's side). The optional interfaces a game has are checked on the
 // same positions: counts (MoveCounter, UnmoveCounter, ClassifyCounter) equal
 // to the lists', Notation's ParsePosition(Describe(s)) == s, and for a
-// Symmetric game (with its CanonicalMover, ClassUnmover and ClassCounter) that Canonical
+// Symmetric game (with its CanonicalMover, ClassNumberer and ClassCounter) that Canonical
 // picks one member per class that moves commute with (see checkSymmetric).
 // It returns an error describing the first violation.
 func Check(g implicit.Game, samples int, seed uint64) error {
@@ -205,7 +205,7 @@ func (c *checker) checkSymmetric(s uint64, kind implicit.Kind, moves []uint64) e
 			return fmt.Errorf("gametest: CanonicalUnmoves(%d) = %v, Canonical of each un-move is %v", s, got, want)
 		}
 	}
-	if cu := implicit.ClassUnmoverOf(sg); cu != nil {
+	if cu := implicit.ClassNumbererOf(sg); cu != nil {
 		if err := checkClassNumbers(cu, s); err != nil {
 			return err
 		}
@@ -222,11 +222,12 @@ func (c *checker) checkSymmetric(s uint64, kind implicit.Kind, moves []uint64) e
 	return nil
 }
 
-// checkClassNumbers checks a ClassUnmover's numbers at s: ClassesBelow
+// checkClassNumbers checks a ClassNumberer's numbers at s: ClassesBelow
 // steps by one past a canonical position and by none past another, and
-// ClassUnmoves lists the ClassesBelow of the representatives
-// CanonicalUnmoves (and TierUnmoves, for a TierUnmover) list.
-func checkClassNumbers(cu implicit.ClassUnmover, s uint64) error {
+// ClassMoves and ClassUnmoves list the ClassesBelow of the representatives
+// CanonicalMoves and CanonicalUnmoves (and TierUnmoves, for a TierUnmover)
+// list.
+func checkClassNumbers(cu implicit.ClassNumberer, s uint64) error {
 	step := uint64(0)
 	if cu.IsCanonical(s) {
 		step = 1
@@ -239,6 +240,9 @@ func checkClassNumbers(cu implicit.ClassUnmover, s uint64) error {
 			reps[i] = cu.ClassesBelow(r)
 		}
 		return reps
+	}
+	if got, want := cu.ClassMoves(s, nil), numbers(cu.CanonicalMoves(s, nil)); !slices.Equal(got, want) {
+		return fmt.Errorf("gametest: ClassMoves(%d) = %v, the classes of CanonicalMoves are %v", s, got, want)
 	}
 	if got, want := cu.ClassUnmoves(s, false, nil), numbers(cu.CanonicalUnmoves(s, nil)); !slices.Equal(got, want) {
 		return fmt.Errorf("gametest: ClassUnmoves(%d) = %v, the classes of CanonicalUnmoves are %v", s, got, want)

@@ -18,7 +18,8 @@ import (
 // the moves and un-moves in order; ClassifyClasses, for a ClassCounter,
 // counts the distinct canonical images of the moves; and TierUnmoves, for
 // a TierUnmover, lists the un-moves (and the canonical ones) that stay in
-// the tier, in order; TierMaxMoves, for a TierMoveBounder, bounds the
+// the tier, in order; ClassifyTierClasses, for a ClassNumberer, counts the
+// classes of the moves in the tier and numbers the others; TierMaxMoves, for a TierMoveBounder, bounds the
 // moves; and the parts of a TierOrderer's tiers of at most samples indices
 // list every position of the tier once.
 func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
@@ -91,6 +92,11 @@ func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 				return fmt.Errorf("gametest: ClassifyClasses(%d) = %v, %d classes of moves; want %v, %d", s, kind, count, g.Classify(s), want)
 			}
 		}
+		if cn := implicit.ClassNumbererOf(g); cn != nil {
+			if err := checkTierClasses(cn, tiers, k, s, buf); err != nil {
+				return err
+			}
+		}
 		buf = g.Unmoves(s, buf[:0])
 		for _, p := range buf {
 			if c := implicit.TierOf(tiers, p); c != k && !slices.Contains(tiers[c].Children, k) {
@@ -110,6 +116,27 @@ func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 				}
 			}
 		}
+	}
+	return nil
+}
+
+// checkTierClasses checks a ClassNumberer's ClassifyTierClasses at s, of
+// tier k, whose moves are moves: the kind, the distinct classes of the
+// moves inside the tier and the class numbers of the others.
+func checkTierClasses(cn implicit.ClassNumberer, tiers []implicit.Tier, k int, s uint64, moves []uint64) error {
+	var inside, exits []uint64
+	for _, m := range moves {
+		c := cn.Canonical(m)
+		if implicit.TierOf(tiers, c) == k {
+			inside = append(inside, c)
+		} else {
+			exits = append(exits, cn.ClassesBelow(c))
+		}
+	}
+	want := uint64(len(implicit.SortedSet(inside)))
+	kind, n, got := cn.ClassifyTierClasses(s, nil)
+	if kind != cn.Classify(s) || n != want || !slices.Equal(sorted(got), sorted(exits)) {
+		return fmt.Errorf("gametest: ClassifyTierClasses(%d) = %v, %d, %v; want %v, %d classes inside, exits %v", s, kind, n, got, cn.Classify(s), want, exits)
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package quixo
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/retro-solver/retro/implicit"
+)
 
 // classTables number the classes of a board of at most 16 cells directly,
 // as implicit.ClassSet numbers them (class i is the i-th canonical board
@@ -156,11 +160,33 @@ func (c *classTables) symRank(r int, ro uint64) (uint64, bool) {
 }
 
 // NumbersClasses reports whether g numbers its classes itself
-// (implicit.ClassUnmover): on boards of up to 4 x 4.
+// (implicit.ClassNumberer): on boards of up to 4 x 4.
 func (g *Game) NumbersClasses() bool { return g.classes != nil }
 
+// ClassMoves appends the class numbers of CanonicalMoves(s), in the same
+// order (implicit.ClassNumberer).
+func (g *Game) ClassMoves(s uint64, dst []uint64) []uint64 {
+	return g.moveList(s, dst, classNumbers)
+}
+
+// ClassifyTierClasses returns the kind of s and, for an Inner s, the number
+// of distinct classes its moves reach in its tier, with the class numbers
+// of its moves into the next tiers (an empty cell taken) appended to dst
+// (implicit.ClassNumberer).
+func (g *Game) ClassifyTierClasses(s uint64, dst []uint64) (implicit.Kind, uint64, []uint64) {
+	x, o, turn := g.Board(s)
+	if k := g.classify(x, o, turn); k != implicit.Inner {
+		return k, 0, dst
+	}
+	if turn == 1 {
+		x, o = o, x
+	}
+	n, dst := g.moveClasses(x, o, true, dst)
+	return implicit.Inner, n, dst
+}
+
 // ClassUnmoves appends the class numbers of CanonicalUnmoves(t), or with
-// within of TierUnmoves(t, true), in the same order (implicit.ClassUnmover).
+// within of TierUnmoves(t, true), in the same order (implicit.ClassNumberer).
 func (g *Game) ClassUnmoves(t uint64, within bool, dst []uint64) []uint64 {
 	return g.unmoveList(t, dst, classNumbers, within)
 }
@@ -180,7 +206,7 @@ func (g *Game) class(x, o uint32) uint64 {
 }
 
 // ClassesBelow returns the number of canonical boards with an index below
-// s (implicit.ClassUnmover): the class number of s if s is canonical.
+// s (implicit.ClassNumberer): the class number of s if s is canonical.
 func (g *Game) ClassesBelow(s uint64) uint64 {
 	c := g.classes
 	if s >= g.size {

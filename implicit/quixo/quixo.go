@@ -335,16 +335,18 @@ func shift(m uint32, by int) uint32 {
 
 // Moves appends the boards one move away from s, one per (cell, end) pair of
 // the rules (different pairs may give the same board).
-func (g *Game) Moves(s uint64, dst []uint64) []uint64 { return g.moveList(s, dst, false) }
+func (g *Game) Moves(s uint64, dst []uint64) []uint64 { return g.moveList(s, dst, indices) }
 
 // CanonicalMoves appends the representatives of the classes of Moves(s),
 // in the same order.
-func (g *Game) CanonicalMoves(s uint64, dst []uint64) []uint64 { return g.moveList(s, dst, true) }
+func (g *Game) CanonicalMoves(s uint64, dst []uint64) []uint64 {
+	return g.moveList(s, dst, representatives)
+}
 
-// moveList is Moves, or CanonicalMoves if canon is set: the next player's
-// pieces and the mover's, read as X's and O's with X to move, are the
-// colours swapped of the board with the next player to move.
-func (g *Game) moveList(s uint64, dst []uint64, canon bool) []uint64 {
+// moveList is Moves, CanonicalMoves or ClassMoves, as form says: the next
+// player's pieces and the mover's, read as X's and O's with X to move, are
+// the colours swapped of the board with the next player to move.
+func (g *Game) moveList(s uint64, dst []uint64, form int) []uint64 {
 	x, o, turn := g.Board(s)
 	if g.classify(x, o, turn) != implicit.Inner {
 		return dst
@@ -358,11 +360,15 @@ func (g *Game) moveList(s uint64, dst []uint64, canon bool) []uint64 {
 			continue // the opponent's piece cannot be taken
 		}
 		nm, nt := m.play(me, them)
-		if canon {
+		switch {
+		case form == classNumbers:
+			key := g.canonicalKey(nt, nm)
+			dst = append(dst, g.class(uint32(key>>32), uint32(key)))
+		case form == representatives:
 			dst = append(dst, g.canonical(nt, nm))
-		} else if turn == 0 {
+		case turn == 0:
 			dst = append(dst, g.Index(nm, nt, 1))
-		} else {
+		default:
 			dst = append(dst, g.Index(nt, nm, 0))
 		}
 	}
@@ -510,15 +516,30 @@ func (g *Game) ClassifyClasses(s uint64) (implicit.Kind, uint64) {
 	if turn == 1 {
 		me, them = o, x
 	}
+	n, _ := g.moveClasses(me, them, false, nil)
+	return implicit.Inner, n
+}
+
+// moveClasses returns the number of distinct classes that the moves of
+// the player on me reach, counted on their representatives' masks; with
+// tiered, of those in the board's tier only (a move that takes one of the
+// mover's cubes), the class numbers of the others appended to exits.
+func (g *Game) moveClasses(me, them uint32, tiered bool, exits []uint64) (uint64, []uint64) {
 	var buf [4 * (3*MaxN - 4)]uint64
 	keys := buf[:0]
 	for _, m := range g.moves {
-		if them&m.v == 0 {
-			nm, nt := m.play(me, them)
-			keys = append(keys, g.canonicalKey(nt, nm))
+		if them&m.v != 0 {
+			continue
 		}
+		nm, nt := m.play(me, them)
+		key := g.canonicalKey(nt, nm)
+		if tiered && me&m.v == 0 {
+			exits = append(exits, g.class(uint32(key>>32), uint32(key)))
+			continue
+		}
+		keys = append(keys, key)
 	}
-	return implicit.Inner, uint64(len(implicit.Distinct(keys)))
+	return uint64(len(implicit.Distinct(keys))), exits
 }
 
 // smallest4 returns the smallest of the 8 images under the symmetries of
@@ -644,5 +665,5 @@ var (
 	_ implicit.CanonicalMover  = (*Game)(nil)
 	_ implicit.ClassCounter    = (*Game)(nil)
 	_ implicit.CanonicalMarker = (*Game)(nil)
-	_ implicit.ClassUnmover    = (*Game)(nil)
+	_ implicit.ClassNumberer   = (*Game)(nil)
 )
