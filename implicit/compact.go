@@ -298,6 +298,10 @@ func (c *Compact) classifier() func(i uint64, buf []uint64) (Kind, uint64, []uin
 // increasing order.
 func (c *Compact) Moves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
+	if c.cu != nil {
+		dst = c.cu.ClassMoves(c.Position(i), dst)
+		return append(dst[:start], SortedSet(dst[start:])...)
+	}
 	if c.cm != nil {
 		return c.canonicalRanks(c.cm.CanonicalMoves(c.Position(i), dst), start, SortedSet)
 	}
