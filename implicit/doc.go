@@ -35,6 +35,8 @@
 //	CanonicalMover   quixo, teeko         Reduce, Compact, tier          Canonical of each move and un-move
 //	                                                                     (decodes each again: slower)
 //	CanonicalMarker  quixo                NewClassSet (Compact, tier)    IsCanonical of each index (slower)
+//	ClassNumberer    quixo (up to 4 x 4)  Compact, tier                  each move's and un-move's class is
+//	                                                                     ranked in a ClassSet (slower)
 //	ClassCounter     quixo, teeko         Compact's and Reduced's        the classes' moves are listed and
 //	                                      classify, tier                 ranked to be counted (slower start)
 //	PositionCounter  dobutsu, morris;     -stats, ReachableClasses,      counts are of indices, not of
