@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/square"
 )
 
 // classTables number the classes of a board of at most 16 cells directly,
@@ -20,8 +21,8 @@ import (
 // each minimal asymmetric x ranked before its x, the canonical boards of
 // each minimal symmetric x ranked before it, and the boards of its own x
 // with a smaller rank of O: the first three are tables, the last is the
-// rank itself for an asymmetric x, or a search among the few canonical O
-// ranks of a symmetric one.
+// rank itself for an asymmetric x, or for a symmetric one a rank in a bit
+// set of its canonical O ranks (8% of the classes of 4 x 4).
 type classTables struct {
 	// xs[x]: whether x is minimal and symmetric, and the minimal
 	// asymmetric and symmetric sets of its size ranked before it.
@@ -37,8 +38,8 @@ type classTables struct {
 	runs []symRun
 	// symBits, for each minimal symmetric x and count of O, has bit r set
 	// where the O cells of rank r make a canonical board, in words of
-	// their own (a run per set); symBefore[w], the bits of words[w]'s run
-	// before it.
+	// their own (a run per set); symBefore[w] counts the bits of w's run
+	// in the words before w.
 	symBits   []uint64
 	symBefore []uint16
 }
@@ -72,7 +73,7 @@ func (g *Game) setClasses() {
 	var asym, sym [MaxN*MaxN + 1]uint32 // of each size: minimal sets so far
 	symSets := make([][]uint32, g.cells+1)
 	for k := 0; k <= g.cells; k++ {
-		for r := range binom(g.cells, k) {
+		for r := range square.Binom[g.cells][k] {
 			x := g.rank.Unrank(k, g.cells, r)
 			e := asym[k] | sym[k]<<15
 			minimal, symmetric := true, false
@@ -132,14 +133,6 @@ func (g *Game) setClasses() {
 		c.segs[k+1].base = c.segs[k].base + uint64(asym[sg.x])*sg.perX + uint64(classes)
 	}
 	g.classes = c
-}
-
-func binom(n, k int) uint64 {
-	r := uint64(1)
-	for i := range k {
-		r = r * uint64(n-i) / uint64(i+1)
-	}
-	return r
 }
 
 // before returns, for a set of X cells x of segment k (its entry e in
