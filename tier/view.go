@@ -238,8 +238,8 @@ type child struct {
 
 // lookup returns the value and depth of position m of a child tier, a
 // position that list returned, or where the game numbers its classes a
-// class number that ClassMoves returned. A tier has a few children: a
-// scan finds m's sooner than TierOf's search of every tier.
+// class number that ClassifyTierClasses returned. A tier has a few
+// children: a scan finds m's sooner than TierOf's search of every tier.
 func (v *view) lookup(m uint64) (engine.Value, uint64) {
 	for i := range v.children {
 		c := &v.children[i]
