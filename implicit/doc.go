@@ -46,8 +46,8 @@
 //	MoveNamer        chess                query, play                    moves are shown by the positions
 //	                                                                     they reach, and chosen by number
 //	Sectioned        chess                the command's counts line      one counts line for the whole index
-//	Sizer            graph; Compact       the memory plan, -max-memory   the game's own arrays are not
-//	                                                                     counted against -max-memory
+//	Sizer            graph, quixo;        the memory plan, -max-memory   the game's own arrays are not
+//	                 Compact                                             counted against -max-memory
 //	Tiered           chess, morris,       package tier, -tiered, -plan   the game is solved whole in memory
 //	                 quixo, teeko
 //	TierUnmover      chess, morris,       package tier                   a tier's solve lists every un-move

@@ -666,4 +666,5 @@ var (
 	_ implicit.ClassCounter    = (*Game)(nil)
 	_ implicit.CanonicalMarker = (*Game)(nil)
 	_ implicit.ClassNumberer   = (*Game)(nil)
+	_ implicit.Sizer           = (*Game)(nil)
 )
