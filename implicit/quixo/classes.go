@@ -195,6 +195,13 @@ func (g *Game) ClassUnmoves(t uint64, within bool, dst []uint64) []uint64 {
 	return g.unmoveList(t, dst, classNumbers, within)
 }
 
+// classOf returns the class number of the board with X on x and O on o, X
+// to move: the class of its representative.
+func (g *Game) classOf(x, o uint32) uint64 {
+	key := g.canonicalKey(x, o)
+	return g.class(uint32(key>>32), uint32(key))
+}
+
 // class returns the class number of the canonical board with X on x and O
 // on o, X to move.
 func (g *Game) class(x, o uint32) uint64 {

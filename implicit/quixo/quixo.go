@@ -362,8 +362,7 @@ func (g *Game) moveList(s uint64, dst []uint64, form int) []uint64 {
 		nm, nt := m.play(me, them)
 		switch {
 		case form == classNumbers:
-			key := g.canonicalKey(nt, nm)
-			dst = append(dst, g.class(uint32(key>>32), uint32(key)))
+			dst = append(dst, g.classOf(nt, nm))
 		case form == representatives:
 			dst = append(dst, g.canonical(nt, nm))
 		case turn == 0:
@@ -432,8 +431,7 @@ func (g *Game) unmoveList(t uint64, dst []uint64, form int, within bool) []uint6
 					continue
 				}
 				if form == classNumbers {
-					key := g.canonicalKey(pm2, po)
-					dst = append(dst, g.class(uint32(key>>32), uint32(key)))
+					dst = append(dst, g.classOf(pm2, po))
 				} else {
 					dst = append(dst, g.canonical(pm2, po))
 				}
