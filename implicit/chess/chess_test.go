@@ -151,8 +151,8 @@ func TestIndexClasses(t *testing.T) {
 					if !ok {
 						t.Fatalf("%s: %s has no index", sig, q.FEN())
 					}
-					d := e.Decode(i)
-					if !e.legalIndex(i, &d) {
+					var d Position
+					if !e.legalAt(i, &d) {
 						t.Fatalf("%s: %s has index %d, an illegal one (%s)", sig, q.FEN(), i, d.FEN())
 					}
 					for s := range e.syms {
@@ -182,8 +182,8 @@ func TestIndexClasses(t *testing.T) {
 		walk(0)
 		legal := 0
 		for i := range e.Size() {
-			d := e.Decode(i)
-			ok := e.legalIndex(i, &d)
+			var d Position
+			ok := e.legalAt(i, &d)
 			if ok != reached[i] {
 				t.Fatalf("%s: index %d (%s) legal %v, reached by a position %v", sig, i, d.FEN(), ok, reached[i])
 			}
@@ -300,8 +300,7 @@ func TestPublishedClassCount(t *testing.T) {
 	var p Position
 	n := 0
 	for i := range e.Size() / 2 {
-		e.decodeInto(i, &p)
-		if e.legalIndex(i, &p) {
+		if e.legalAt(i, &p) {
 			n++
 		}
 	}
@@ -330,8 +329,7 @@ func TestLabelledClasses(t *testing.T) {
 		var p Position
 		var weighted uint64
 		for i := sec.Start; i < sec.End; i++ {
-			e.decodeInto(i, &p)
-			if e.legalIndex(i, &p) {
+			if e.legalAt(i, &p) {
 				weighted += sec.Weight(i)
 			}
 		}

@@ -262,8 +262,19 @@ func (g *Game) Root() Material { return g.mats[0].e.Material() }
 // locate returns the material of index s and its index in the material's
 // Endgame.
 func (g *Game) locate(s uint64) (int, uint64) {
-	k := sort.Search(len(g.mats), func(k int) bool { return g.mats[k].start > s }) - 1
-	return k, s - g.mats[k].start
+	if len(g.mats) == 1 || s < g.mats[1].start {
+		return 0, s // the root, whose tiers are solved and classified most
+	}
+	lo, hi := 1, len(g.mats) // the material is in [lo, hi)
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if g.mats[mid].start > s {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return lo, s - g.mats[lo].start
 }
 
 // Position returns the position of index s and whether s is legal (a
@@ -276,11 +287,20 @@ func (g *Game) Position(s uint64) (Position, bool) {
 // decode returns the position of index s, its material and its index in
 // the material's Endgame, and whether s is legal.
 func (g *Game) decode(s uint64) (p Position, k int, i uint64, ok bool) {
+	k, i, ok = g.decodeTo(s, &p)
+	return p, k, i, ok
+}
+
+// decodeTo is decode into p, which the hot paths keep in place: a
+// position is not copied on its way out.
+func (g *Game) decodeTo(s uint64, p *Position) (k int, i uint64, ok bool) {
 	if s >= g.size {
-		return p, 0, 0, false
+		return 0, 0, false
 	}
-	p, k, i = g.decodeLegal(s)
-	return p, k, i, g.mats[k].e.legalIndex(i, &p)
+	k, i = g.locate(s)
+	e := g.mats[k].e
+	kk := e.decodeInto(i, p)
+	return k, i, e.legalIndex(i, kk, p)
 }
 
 // decodeLegal is decode of a legal index s, for Moves and Unmoves (which
@@ -369,7 +389,8 @@ func (g *Game) NumMoves(s uint64) uint64 {
 // dst), decoding s and finding its legal moves once
 // (implicit.TierMoveClassifier).
 func (g *Game) ClassifyTierMoves(s uint64, dst []uint64) (implicit.Kind, uint64, []uint64) {
-	p, k, i, ok := g.decode(s)
+	var p Position
+	k, i, ok := g.decodeTo(s, &p)
 	if !ok {
 		return implicit.Illegal, 0, dst
 	}

@@ -182,7 +182,8 @@ func BenchmarkSolve(b *testing.B) {
 // BenchmarkTier times the game's side of a tier's solve, apart from the
 // engine, on a fixed sample of legal positions of the root material: a
 // position classified with its moves within the tier counted and the
-// others listed (ClassifyTierMoves, once per position), and its un-moves
+// others listed (ClassifyTierMoves, once per position; and once per index
+// of a run of them, as the engine classifies a tier), and its un-moves
 // within the tier (TierUnmoves, once per position resolved).
 func BenchmarkTier(b *testing.B) {
 	for _, sig := range []string{"KQRvKR", "KRPvKR"} {
@@ -204,6 +205,20 @@ func BenchmarkTier(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sample)), "ns/position")
+		})
+		// The engine classifies a tier's indices in order, illegal ones
+		// among them: 64 runs of 4096 spread over the material.
+		const runs, run = 64, 4096
+		b.Run(sig+"/ClassifyTierMovesRuns", func(b *testing.B) {
+			for b.Loop() {
+				for r := range uint64(runs) {
+					from := top.start + r*(top.e.Size()/runs)
+					for s := from; s < from+run; s++ {
+						_, _, buf = g.ClassifyTierMoves(s, buf[:0])
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*runs*run), "ns/index")
 		})
 		b.Run(sig+"/TierUnmoves", func(b *testing.B) {
 			for b.Loop() {

@@ -340,12 +340,13 @@ func (e *Endgame) Decode(i uint64) Position {
 	return p
 }
 
-// decodeInto is Decode into p.
-func (e *Endgame) decodeInto(i uint64, p *Position) {
+// decodeInto is Decode into p. It returns the number of the pair of
+// kings in e.kk, or -1 with blocks.
+func (e *Endgame) decodeInto(i uint64, p *Position) int {
 	*p = e.blank
 	if e.blocks != nil {
 		e.decodeBlocked(i, p)
-		return
+		return -1
 	}
 	pawn := -1
 	switch {
@@ -374,6 +375,7 @@ func (e *Endgame) decodeInto(i uint64, p *Position) {
 		p.Pieces[pawn].Square = Square(int(p.EP) + pawnStep(e.slots[pawn].Color))
 		p.Sort()
 	}
+	return int(i)
 }
 
 // encode returns the index of p, a position of this material in signature
@@ -454,9 +456,16 @@ func (e *Endgame) canonical(p *Position) (uint64, bool) {
 	return best, found
 }
 
-// legalIndex reports whether index i, decoded as p, is a legal position
-// and its class's representative.
-func (e *Endgame) legalIndex(i uint64, p *Position) bool {
+// legalAt decodes index i into p and reports whether it is legal and its
+// class's representative.
+func (e *Endgame) legalAt(i uint64, p *Position) bool {
+	return e.legalIndex(i, e.decodeInto(i, p), p)
+}
+
+// legalIndex reports whether index i, decoded as p (its pair of kings kk,
+// as decodeInto returned it), is a legal position and its class's
+// representative.
+func (e *Endgame) legalIndex(i uint64, kk int, p *Position) bool {
 	var all Bitboard
 	for j, pc := range p.List() {
 		if all.Has(pc.Square) {
@@ -480,7 +489,7 @@ func (e *Endgame) legalIndex(i uint64, p *Position) bool {
 	if e.blocks != nil {
 		return true // a block's index is its position's only one
 	}
-	if p.EP == 0 && e.alone[(i%e.half)/e.kkWidth] {
+	if p.EP == 0 && e.alone[kk] {
 		return true // no other image has its kings in the table: i is p's class's only index
 	}
 	c, ok := e.canonical(p)
