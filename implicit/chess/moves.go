@@ -69,6 +69,7 @@ func (p *Position) generate(dst []Move, how listing) ([]Move, int) {
 	all := occ[0] | occ[1]
 	us := p.Turn
 	king := p.king(us)
+	safe := p.uncheckedSquares(king, all, occ[us])
 	quiet := 0
 	for j, pc := range p.List() {
 		if pc.Color != us {
@@ -106,7 +107,7 @@ func (p *Position) generate(dst []Move, how listing) ([]Move, int) {
 				targets &= all
 			}
 		default:
-			targets &= p.uncheckedTo(j, king, all)
+			targets &= safe[j]
 			if how == listLoud && pc.Kind != Pawn {
 				quiet += (targets &^ all).Count()
 				targets &= all
@@ -133,26 +134,39 @@ func (p *Position) generate(dst []Move, how listing) ([]Move, int) {
 	return dst, quiet
 }
 
-// uncheckedTo returns the squares to which the piece of slot j, not a
-// king, can move without leaving its king (on king) attacked: where a
-// piece that is not a slider gives check, its square only; on the line of
-// a slider that the move would leave with nothing between it and the
-// king, that line or the slider's square. all holds the occupied squares.
+// uncheckedSquares returns, by slot, the squares to which each piece of
+// the side to move other than its king (on king) can move without leaving
+// the king attacked; all holds the occupied squares and ours the side to
+// move's. Where a piece that is not a slider gives check, its square only;
+// where a slider does, its line to the king or its square; for the one
+// piece between a slider and the king (pinned), that line or the slider's
+// square. The other side's pieces are looked at once for all of them.
 // (En passant, which takes a piece off another square, is epSafe's.)
-func (p *Position) uncheckedTo(j int, king Square, all Bitboard) Bitboard {
-	us := p.Pieces[j].Color
-	rest := all &^ Bit(p.Pieces[j].Square)
-	safe := ^Bitboard(0)
+func (p *Position) uncheckedSquares(king Square, all, ours Bitboard) [MaxPieces]Bitboard {
+	var safe [MaxPieces]Bitboard
+	for j := range p.N {
+		safe[j] = ^Bitboard(0)
+	}
+	check := ^Bitboard(0)
 	for _, o := range p.List() {
 		switch {
-		case o.Color == us:
+		case o.Color == p.Turn:
 		case o.Kind == King || o.Kind == Knight || o.Kind == Pawn:
-			if hits(o.Kind, o.Color, o.Square, king, rest) {
-				safe &= Bit(o.Square)
+			if hits(o.Kind, o.Color, o.Square, king, all) {
+				check &= Bit(o.Square)
 			}
-		case lines[o.Square][king]&kindLines[o.Kind] != 0 && between[o.Square][king]&rest == 0:
-			safe &= between[o.Square][king] | Bit(o.Square)
+		case lines[o.Square][king]&kindLines[o.Kind] != 0:
+			line := between[o.Square][king] | Bit(o.Square)
+			switch in := between[o.Square][king] & all; {
+			case in == 0:
+				check &= line
+			case in&(in-1) == 0 && in&ours != 0:
+				safe[p.slot(in.First())] &= line
+			}
 		}
+	}
+	for j := range p.N {
+		safe[j] &= check
 	}
 	return safe
 }
