@@ -24,14 +24,15 @@ type familyFlags struct {
 }
 
 func (f *familyFlags) add(fs *flag.FlagSet, d *implicit.Descriptor) {
-	fs.IntVar(&f.all, "all", 0, fmt.Sprintf("solve every member of the %s family of up to `N` pieces into -dir's folder, children first, a database each, skipping those already there", d.Name))
+	fs.IntVar(&f.all, "all", 0, fmt.Sprintf("solve every member of the %s family of up to `N` pieces into -dir's folder, children first, a database each (compact unless -compact=false), skipping those already there", d.Name))
 	fs.StringVar(&f.dir, "dir", "", "with -all: the `folder` of the databases (NAME.db) and of the finished tiers they share (tiers/)")
 }
 
 // solveFamily solves every member of d's family of up to c.all pieces, each
 // as `retro solve NAME MEMBER -db DIR/MEMBER.db -checkpoint DIR/tiers`
-// with the run's other flags (and -linked where its children are members
-// already there: its database holds its own tier alone), and prints a line
+// with the run's other flags (-compact unless it says -compact=false, and
+// -linked where its children are members already there: its database
+// holds its own tier alone), and prints a line
 // per member: its answer lines joined and the time it took, or that its
 // database was there. The tiers are shared (implicit.SharedTiers): each
 // member solves its own tier only, its children's read from the files the
@@ -68,13 +69,20 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 		return err
 	}
 	// Each member's solve is the command line it stands for, with the
-	// flags of this one that it shares.
+	// flags of this one that it shares. Its database keeps the depths of
+	// losses only (-compact) unless -compact=false says otherwise: a set
+	// of tablebases is kept for long, and that halves it.
 	var shared []string
+	compactSet := false
 	fs.Visit(func(f *flag.Flag) {
+		compactSet = compactSet || f.Name == "compact"
 		if f.Name != "all" && f.Name != "dir" {
 			shared = append(shared, "-"+f.Name+"="+f.Value.String())
 		}
 	})
+	if !compactSet {
+		shared = append(shared, "-compact=true")
+	}
 	out := bufio.NewWriter(c.env.stdout)
 	defer out.Flush()
 	begin := time.Now()
