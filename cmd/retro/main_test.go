@@ -575,8 +575,8 @@ func TestSolveChessAll(t *testing.T) {
 		t.Errorf("last line %q", lines[6])
 	}
 	kqk := filepath.Join(dir, "KQvK.db")
-	if out, _, _ := retro(t, "", "db", "info", kqk); !strings.Contains(out, "values: 59136 positions") {
-		t.Errorf("db info KQvK.db: %q; want KQvK's tier alone, 59136 positions", out)
+	if out, _, _ := retro(t, "", "db", "info", kqk); !strings.Contains(out, "values: 59136 positions") || !strings.Contains(out, "the depths of losses only") {
+		t.Errorf("db info KQvK.db: %q; want KQvK's tier alone, 59136 positions, the depths of losses only (-all's default)", out)
 	}
 	// Qg8 mates; the king that takes the queen leads into KvK, whose
 	// value is read from KvK.db.
@@ -607,6 +607,14 @@ func TestSolveChessAll(t *testing.T) {
 	}
 	if _, errs, code := retro(t, "", "query", kqk, "7K/8/8/8/8/8/1Q6/k7 b - -"); code != 1 || !strings.Contains(errs, "KvK.db") {
 		t.Errorf("query without KvK.db: exit %d, stderr %q; want an error naming KvK.db", code, errs)
+	}
+	// -compact=false keeps every depth.
+	full := filepath.Join(t.TempDir(), "full")
+	if out, errs, code := retro(t, "", "solve", "chess", "-all", "3", "-dir", full, "-compact=false"); code != 0 || strings.Contains(out, " already") {
+		t.Fatalf("solve chess -all 3 -compact=false: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if out, _, _ := retro(t, "", "db", "info", filepath.Join(full, "KQvK.db")); !strings.Contains(out, "values: 59136 positions") || strings.Contains(out, "the depths of losses only") {
+		t.Errorf("db info KQvK.db of -compact=false: %q; want every depth", out)
 	}
 	if _, errs, code := retro(t, "", "solve", "quixo", "-n", "3", "-tiered", "-linked", "-db", filepath.Join(t.TempDir(), "q.db")); code != 2 || !strings.Contains(errs, "-linked") {
 		t.Errorf("quixo -linked: exit %d, stderr %q; want a usage error", code, errs)
