@@ -32,9 +32,8 @@ func (f *familyFlags) add(fs *flag.FlagSet, d *implicit.Descriptor) {
 // as `retro solve NAME MEMBER -db DIR/MEMBER.db -checkpoint DIR/tiers`
 // with the run's other flags (-compact unless it says -compact=false, and
 // -linked where its children are members already there: its database
-// holds its own tier alone), and prints a line
-// per member: its answer lines joined and the time it took, or that its
-// database was there. The tiers are shared (implicit.SharedTiers): each
+// holds its own tier alone), and prints a line per member: its answer
+// lines joined and the time it took, or that its database was there. The tiers are shared (implicit.SharedTiers): each
 // member solves its own tier only, its children's read from the files the
 // members before it left in DIR/tiers.
 func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
