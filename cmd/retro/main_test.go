@@ -571,6 +571,15 @@ func TestSolveChessAll(t *testing.T) {
 			t.Errorf("verify %s: exit %d, stdout %q, stderr %q", path, code, out, errs)
 		}
 	}
+	// The longest mates are the published ones: Black to move is mated in
+	// at most 10 moves in KQvK, 16 in KRvK and 28 in KPvK (Gaviota's and
+	// Nalimov's tables; bench/chess-dtm.sh compares every endgame).
+	for i, plies := range map[int]int{3: 20, 4: 32, 5: 56} {
+		_, black, _ := strings.Cut(lines[i], "; black to move: ")
+		if !strings.Contains(black, fmt.Sprintf("; longest win 0 plies, longest loss %d plies;", plies)) {
+			t.Errorf("line %d: %q, want Black to move mated in at most %d plies", i+1, lines[i], plies)
+		}
+	}
 	if !strings.HasPrefix(lines[6], "5 of chess's family (and KvK, which they reach) in "+dir+": ") {
 		t.Errorf("last line %q", lines[6])
 	}
