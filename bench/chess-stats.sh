@@ -7,8 +7,8 @@
 #   bench/chess-stats.sh STATS -all N DIR
 # The second form runs `retro solve chess -all N -dir DIR` once (every
 # endgame of up to N pieces, each into DIR/SIG.db) and makes a row of
-# each of its lines, with the endgame's own time and database size, then
-# prints the run's wall time and peak memory.
+# each of its lines as it comes, with the endgame's own time and database
+# size, then prints the run's wall time and peak memory.
 # STATS is regular-stats.txt from the syzygy-tables.info repository
 # (github.com/niklasf/syzygy-tables.info, stats/regular/). Needs GNU time.
 # Exit status 1 if any count differs.
@@ -51,24 +51,29 @@ status=0
 if [ "${1:-}" = -all ]; then
   n=${2:?usage: bench/chess-stats.sh STATS -all N DIR}
   dir=${3:?usage: bench/chess-stats.sh STATS -all N DIR}
-  /usr/bin/time -f "%e %M" -o "$work/time" "$work/retro" solve chess -all "$n" -dir "$dir" | tee "$work/out" >&2
   echo "| endgame | to move | retro: wins, draws, losses | published | equal | longest win, loss (plies) | time | database |"
   echo "|---|---|---|---|---|---|---|---|"
-  while IFS= read -r line; do
-    case $line in
-    *": white to move: "*) ;;
-    *) continue ;; # "SIG: in DIR/SIG.db already", and the total
-    esac
-    sig=${line%%: *}
-    [ -n "$(published "$sig" White)" ] || continue # KvK, which the endgames reach: no statistics
-    rest=${line#*: }
-    white=${rest%%; black to move:*}
-    black="black to move:${rest#*; black to move:}"
-    tail=${black##*plies; }            # "1.2s, 3.4 MiB"
-    black=${black%; "$tail"}
-    row "$sig" "$white" "${tail%%, *}" "${tail#*, }"
-    row "$sig" "$black" "${tail%%, *}" "${tail#*, }"
-  done <"$work/out"
+  # Each endgame's rows come as soon as its line does (a run of hours,
+  # cut off, keeps those it printed); the lines go to standard error too.
+  /usr/bin/time -f "%e %M" -o "$work/time" "$work/retro" solve chess -all "$n" -dir "$dir" | tee "$work/out" |
+    while IFS= read -r line; do
+      echo "$line" >&2
+      case $line in
+      *": white to move: "*) ;;
+      *) continue ;; # "SIG: in DIR/SIG.db already", and the total
+      esac
+      sig=${line%%: *}
+      [ -n "$(published "$sig" White)" ] || continue # KvK, which the endgames reach: no statistics
+      rest=${line#*: }
+      white=${rest%%; black to move:*}
+      black="black to move:${rest#*; black to move:}"
+      tail=${black##*plies; }            # "1.2s, 3.4 MiB"
+      black=${black%; "$tail"}
+      row "$sig" "$white" "${tail%%, *}" "${tail#*, }"
+      row "$sig" "$black" "${tail%%, *}" "${tail#*, }"
+      if [ $status != 0 ]; then touch "$work/differ"; fi
+    done
+  [ -e "$work/differ" ] && status=1
   read -r secs kib <"$work/time"
   echo
   echo "$(tail -n 1 "$work/out"); wall ${secs} s, peak $((kib / 1024)) MiB"
