@@ -243,9 +243,9 @@ func (e *Endgame) stepper(p *Position, i uint64) stepper {
 // from to to, the turn passing, where plain arithmetic finds it; ok is
 // false otherwise, and the index must be found from the position.
 //
-// Without blocks: no twin (the pieces stay in order), and kings that no
-// other symmetry brings into the table (the moved position is its
-// class's representative). A king's move is found so too where the
+// Without blocks: kings that no other symmetry brings into the table (the
+// moved position is its class's representative); a twin's move may
+// reorder the twins' squares (twinDelta). A king's move is found so too where the
 // kings' new pair is in the table as it stands and no other symmetry
 // brings it there: the other pieces keep their squares, and the pair's
 // number changes.
@@ -280,10 +280,50 @@ func (s *stepper) step(p *Position, j int, from, to Square) (uint64, bool) {
 			return 0, false
 		}
 		return s.turned - s.block.start + nb.start, true
-	case e.twin[j] || e.blocks == nil && !s.alone:
+	case e.blocks == nil && !s.alone:
 		return 0, false
+	case e.twin[j]:
+		return uint64(int64(s.turned) + e.twinDelta(p, j, from, to)), true
 	}
 	return uint64(int64(s.turned) + (int64(to)-int64(from))*int64(e.weight[j])), true
+}
+
+// twinDelta returns what the index gains when the piece of slot j of p,
+// one of twins (or triplets), moves from square from to to: the twins'
+// squares are kept in increasing order over their slots, so the move may
+// reorder them, and each slot's digit changes by its new square less its
+// old one.
+func (e *Endgame) twinDelta(p *Position, j int, from, to Square) int64 {
+	lo, hi := j, j+1
+	for lo > 0 && e.slots[lo-1] == e.slots[j] {
+		lo--
+	}
+	for hi < len(e.slots) && e.slots[hi] == e.slots[j] {
+		hi++
+	}
+	// The group's squares after the move, in increasing order: to takes
+	// the place among the others' squares that its order gives it.
+	var after [MaxPieces]Square
+	n := 0
+	placed := false
+	for k := lo; k < hi; k++ {
+		sq := p.Pieces[k].Square
+		if sq == from {
+			continue
+		}
+		if !placed && to < sq {
+			after[n], n, placed = to, n+1, true
+		}
+		after[n], n = sq, n+1
+	}
+	if !placed {
+		after[n] = to
+	}
+	var delta int64
+	for k := lo; k < hi; k++ {
+		delta += (int64(after[k-lo]) - int64(p.Pieces[k].Square)) * int64(e.weight[k])
+	}
+	return delta
 }
 
 // weight returns what the index gains per square a piece of slot j moves
