@@ -40,11 +40,12 @@ type Endgame struct {
 	others []int    // those pieces' slots
 	half   uint64   // positions per side to move
 	// For step: the index's stride per square of each slot's piece (0
-	// for the kings), whether a slot's piece has a twin (another of its
-	// kind and colour), the stride of the king pair, and whether a pair
-	// is brought into the table by the identity alone.
+	// for the kings), the slots [lo, hi) of the pieces of a slot's kind
+	// and colour (its twins, hi-lo > 1, whose squares increase over
+	// their slots), the stride of the king pair, and whether a pair is
+	// brought into the table by the identity alone.
 	weight  []uint64
-	twin    []bool
+	group   [][2]int
 	kkWidth uint64
 	alone   []bool
 	// The en-passant nodes (enpassant.go): a region of half indices per
@@ -166,7 +167,14 @@ func newEndgame(m Material, plain bool) (*Endgame, error) {
 		w *= e.radix[j]
 	}
 	for j, pc := range e.slots {
-		e.twin = append(e.twin, j > 0 && e.slots[j-1] == pc || j+1 < len(e.slots) && e.slots[j+1] == pc)
+		lo, hi := j, j+1
+		for lo > 0 && e.slots[lo-1] == pc {
+			lo--
+		}
+		for hi < len(e.slots) && e.slots[hi] == pc {
+			hi++
+		}
+		e.group = append(e.group, [2]int{lo, hi})
 	}
 	if blocked {
 		e.makeBlocks()
@@ -282,7 +290,7 @@ func (s *stepper) step(p *Position, j int, from, to Square) (uint64, bool) {
 		return s.turned - s.block.start + nb.start, true
 	case e.blocks == nil && !s.alone:
 		return 0, false
-	case e.twin[j]:
+	case e.twin(j):
 		return uint64(int64(s.turned) + e.twinDelta(p, j, from, to)), true
 	}
 	return uint64(int64(s.turned) + (int64(to)-int64(from))*int64(e.weight[j])), true
@@ -294,13 +302,7 @@ func (s *stepper) step(p *Position, j int, from, to Square) (uint64, bool) {
 // reorder them, and each slot's digit changes by its new square less its
 // old one.
 func (e *Endgame) twinDelta(p *Position, j int, from, to Square) int64 {
-	lo, hi := j, j+1
-	for lo > 0 && e.slots[lo-1] == e.slots[j] {
-		lo--
-	}
-	for hi < len(e.slots) && e.slots[hi] == e.slots[j] {
-		hi++
-	}
+	lo, hi := e.group[j][0], e.group[j][1]
 	// The group's squares after the move, in increasing order: to takes
 	// the place among the others' squares that its order gives it.
 	var after [MaxPieces]Square
@@ -332,10 +334,27 @@ func (e *Endgame) twinDelta(p *Position, j int, from, to Square) int64 {
 // with the kings alone in their class or in blocks; false otherwise.
 func (s *stepper) weight(j int) (uint64, bool) {
 	e := s.e
-	if j == 0 || j == e.bk || e.twin[j] || e.blocks != nil && e.slots[j].Kind == Pawn || e.blocks == nil && !s.alone {
+	if j == 0 || j == e.bk || e.twin(j) || e.blocks != nil && e.slots[j].Kind == Pawn || e.blocks == nil && !s.alone {
 		return 0, false
 	}
 	return uint64(e.weight[j]), true
+}
+
+// twin reports whether the piece of slot j has a twin.
+func (e *Endgame) twin(j int) bool { return e.group[j][1]-e.group[j][0] > 1 }
+
+// pair returns, for a piece of slot j with exactly one twin, where step
+// finds its moves by plain arithmetic (as weight), the slot of the first
+// of the two; ok is false otherwise. A move of it to a square below its
+// twin's keeps the order and the index gains the first slot's weight per
+// square; above, the two swap slots (see twinDelta).
+func (s *stepper) pair(j int) (lo int, ok bool) {
+	e := s.e
+	g := e.group[j]
+	if g[1]-g[0] != 2 || e.blocks != nil && e.slots[j].Kind == Pawn || e.blocks == nil && !s.alone {
+		return 0, false
+	}
+	return g[0], true
 }
 
 // kingsCanonical reports whether kings on w (White's) and b are in the

@@ -86,6 +86,26 @@ func (g *Game) plainUnmoves(p *Position, tier *gameMaterial, st *stepper, conver
 			}
 			continue
 		}
+		if lo, ok := st.pair(j); ok {
+			// The twins' squares a < b in slots lo, lo+1, one of them
+			// pc's and o the other's: from sq below o the pair is (sq, o),
+			// above it (o, sq).
+			wa, wb := tier.e.weight[lo], tier.e.weight[lo+1]
+			a, b := uint64(p.Pieces[lo].Square), uint64(p.Pieces[lo+1].Square)
+			o := p.Pieces[lo].Square
+			if o == pc.Square {
+				o = p.Pieces[lo+1].Square
+			}
+			base := tier.start + st.turned - a*wa - b*wb
+			below := from & (Bit(o) - 1)
+			for ; below != 0; below &= below - 1 {
+				dst = append(dst, base+uint64(below.First())*wa+uint64(o)*wb)
+			}
+			for above := from &^ (Bit(o) - 1); above != 0; above &= above - 1 {
+				dst = append(dst, base+uint64(o)*wa+uint64(above.First())*wb)
+			}
+			continue
+		}
 		for ; from != 0; from &= from - 1 {
 			sq := from.First()
 			if prev, ok := st.step(p, j, pc.Square, sq); ok {
