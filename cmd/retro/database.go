@@ -379,6 +379,8 @@ func verifyCmd(args []string, e *env) error {
 	var maxMemory byteSize
 	fs.Var(&maxMemory, "max-memory", "hold at most this `size` of memory, e.g. 512M or 8G: the values are read whole when they fit, otherwise a block at a time through a cache of what is left (default: the machine's memory)")
 	byTier := fs.Bool("tiered", false, "verify a tiered game a tier at a time, holding only its values and its children's (the default where the values do not fit in -max-memory)")
+	prof := fs.String("profile", "", "write a `kind` of pprof profile of the check: cpu, mem, block, mutex or trace")
+	profDir := fs.String("profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), verifyHelp); fs.PrintDefaults() }
 	if err := parseFlags(fs, args, e); err != nil {
 		return err
@@ -389,11 +391,27 @@ func verifyCmd(args []string, e *env) error {
 	if *workers < 0 || *workers > maxWorkers {
 		return usagef("verify: -workers %d: want 1 to %d, or 0 for one per core", *workers, maxWorkers)
 	}
+	mode, ok := profileModes[*prof]
+	if !ok {
+		return usagef("verify: -profile %q: want cpu, mem, block, mutex or trace", *prof)
+	}
+	profDirSet := false
+	fs.Visit(func(f *flag.Flag) { profDirSet = profDirSet || f.Name == "profile-dir" })
+	if profDirSet && mode == nil {
+		return usagef("verify: -profile-dir needs -profile (cpu, mem, block, mutex or trace)")
+	}
 	b, err := openDatabase(fs.Arg(0))
 	if err != nil {
 		return err
 	}
 	defer b.f.Close()
+	if mode != nil {
+		stop, err := startProfile(mode, *profDir, *prof, e)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	failed := false
 	for k := range b.f.Sections {
 		start := time.Now()

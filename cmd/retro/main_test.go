@@ -143,6 +143,25 @@ func TestProfileCPU(t *testing.T) {
 	}
 }
 
+// TestVerifyProfile writes a CPU profile of a verify, as solve does.
+func TestVerifyProfile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "small.db")
+	if _, errs, code := retro(t, "", "solve", "graph", "-db", file, "../../examples/small.graph"); code != 0 {
+		t.Fatalf("solve: exit %d, stderr %q", code, errs)
+	}
+	dir := t.TempDir()
+	out, errs, code := retro(t, "", "verify", "-profile", "cpu", "-profile-dir", dir, file)
+	path := filepath.Join(dir, "cpu.pprof")
+	if st, err := os.Stat(path); code != 0 || !strings.HasPrefix(out, "ok ") || !strings.Contains(errs, "cpu profile written to "+path) || err != nil || st.Size() == 0 {
+		t.Fatalf("verify -profile cpu: exit %d, stdout %q, stderr %q, file %v", code, out, errs, err)
+	}
+	for _, args := range [][]string{{"-profile", "heap", file}, {"-profile-dir", dir, file}} {
+		if _, errs, code := retro(t, "", append([]string{"verify"}, args...)...); code != 2 || !strings.Contains(errs, "-profile") {
+			t.Errorf("verify %q: exit %d, stderr %q; want a usage error", args, code, errs)
+		}
+	}
+}
+
 // TestSolvePawnsSample is the problem's own sample, from GAMES.md.
 func TestSolvePawnsSample(t *testing.T) {
 	want := "Black 0\nBlack 2\nBlack 2\nTie\nRed 75\n"
