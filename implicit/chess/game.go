@@ -434,10 +434,11 @@ func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []
 	all := p.occupied()
 	blocked := e.blocks != nil
 	from := len(dst)
+	var st stepper // found at the first move that needs it
 	for _, m := range moves {
 		switch {
 		case !g.staysInside(p, m, all, blocked):
-			dst = g.moveIndex(p, k, i, m, all, dst)
+			dst = g.moveIndex(p, k, i, &st, m, all, dst)
 		case !repeat:
 			inside++
 		}
@@ -449,7 +450,7 @@ func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []
 		end := len(dst)
 		for _, m := range moves {
 			if g.staysInside(p, m, all, blocked) {
-				dst = g.moveIndex(p, k, i, m, all, dst)
+				dst = g.moveIndex(p, k, i, &st, m, all, dst)
 			}
 		}
 		inside = uint64(len(distinct(dst, end)) - end)
@@ -494,8 +495,9 @@ func (g *Game) moves(p *Position, k int, i uint64, dst []uint64) []uint64 {
 	}
 	occ := p.occupancy()
 	from := len(dst)
+	var st stepper // found at the first move that needs it
 	for _, m := range moves {
-		dst = g.moveIndex(p, k, i, m, occ[0]|occ[1], dst)
+		dst = g.moveIndex(p, k, i, &st, m, occ[0]|occ[1], dst)
 	}
 	if !mayRepeat(p.king(p.Turn.Other())) {
 		return dst
@@ -547,12 +549,16 @@ func (p *Position) diagonalSymmetric(c Color) bool {
 
 // moveIndex appends the index of the class that move m of p (the
 // position of index i of material k, its occupied squares all) reaches.
-func (g *Game) moveIndex(p *Position, k int, i uint64, m Move, all Bitboard, dst []uint64) []uint64 {
+// st is p's stepper, found here at the first move that needs it if st.e
+// is nil, and kept for p's other moves.
+func (g *Game) moveIndex(p *Position, k int, i uint64, st *stepper, m Move, all Bitboard, dst []uint64) []uint64 {
 	t := &g.mats[k]
 	// Not from an en-passant node (whose index is not a position's), nor
 	// a double step (which may lead to one).
 	if m.Promotion == King && !all.Has(m.To) && p.EP == 0 && m.To-m.From != 16 && m.From-m.To != 16 {
-		st := t.e.stepper(p, i)
+		if st.e == nil {
+			*st = t.e.stepper(p, i)
+		}
 		if next, ok := st.step(p, p.slot(m.From), m.From, m.To); ok {
 			return append(dst, t.start+next)
 		}

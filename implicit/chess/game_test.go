@@ -183,8 +183,9 @@ func BenchmarkSolve(b *testing.B) {
 // engine, on a fixed sample of legal positions of the root material: a
 // position classified with its moves within the tier counted and the
 // others listed (ClassifyTierMoves, once per position; and once per index
-// of a run of them, as the engine classifies a tier), and its un-moves
-// within the tier (TierUnmoves, once per position resolved).
+// of a run of them, as the engine classifies a tier), its moves listed
+// (Moves, as verify lists them), and its un-moves within the tier
+// (TierUnmoves, once per position resolved).
 func BenchmarkTier(b *testing.B) {
 	for _, sig := range []string{"KQRvKR", "KRPvKR", "KBBPvK"} {
 		g, _ := testGame(b, sig)
@@ -219,6 +220,16 @@ func BenchmarkTier(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*runs*run), "ns/index")
+		})
+		// Moves lists every move's class, as retro verify does once per
+		// position.
+		b.Run(sig+"/Moves", func(b *testing.B) {
+			for b.Loop() {
+				for _, s := range sample {
+					buf = g.Moves(s, buf[:0])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sample)), "ns/position")
 		})
 		b.Run(sig+"/TierUnmoves", func(b *testing.B) {
 			for b.Loop() {
