@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
@@ -38,8 +40,11 @@ type linkedValues struct {
 	header db.Header
 	arg    string // the game's flag that names a tier's game ("material")
 	tiers  []implicit.Tier
-	mu     sync.Mutex
-	other  []*db.Table // by a group's first tier, once opened
+	first  []int // first[k]: the first tier of tier k's group
+	// other holds each group's table by its first tier, once opened: read
+	// without a lock by every lookup, stored under mu.
+	other []atomic.Pointer[db.Table]
+	mu    sync.Mutex
 }
 
 func newLinkedValues(f *db.File, tab *db.Table, g implicit.Tiered, arg string) (*linkedValues, error) {
@@ -48,7 +53,16 @@ func newLinkedValues(f *db.File, tab *db.Table, g implicit.Tiered, arg string) (
 	if own := tiers[end-1].End; tab.Size() != own {
 		return nil, fmt.Errorf("%s: holds %d positions of %s, which has %d", f.Path(), tab.Size(), implicit.GroupOf(tiers[0]), own)
 	}
-	return &linkedValues{own: tab, path: f.Path(), header: f.Header, arg: arg, tiers: tiers, other: make([]*db.Table, len(tiers))}, nil
+	// A lookup finds its tier's group in one step: a chess endgame with
+	// pawns has tens of tiers a group, which a search by name would walk
+	// at every lookup.
+	first := make([]int, len(tiers))
+	for k := range tiers {
+		if first[k] = k; k > 0 && implicit.GroupOf(tiers[k-1]) == implicit.GroupOf(tiers[k]) {
+			first[k] = first[k-1]
+		}
+	}
+	return &linkedValues{own: tab, path: f.Path(), header: f.Header, arg: arg, tiers: tiers, first: first, other: make([]atomic.Pointer[db.Table], len(tiers))}, nil
 }
 
 func (l *linkedValues) Size() uint64 { return l.tiers[len(l.tiers)-1].End }
@@ -56,16 +70,20 @@ func (l *linkedValues) Size() uint64 { return l.tiers[len(l.tiers)-1].End }
 // table returns the table of tier k's group and the group's first index,
 // opening its database the first time.
 func (l *linkedValues) table(k int) (*db.Table, uint64, error) {
-	first, end := implicit.GroupRange(l.tiers, k)
+	first := l.first[k]
 	start := l.tiers[first].Start
 	if first == 0 {
 		return l.own, start, nil
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if t := l.other[first]; t != nil {
+	if t := l.other[first].Load(); t != nil {
 		return t, start, nil
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if t := l.other[first].Load(); t != nil {
+		return t, start, nil
+	}
+	_, end := implicit.GroupRange(l.tiers, k)
 	name := implicit.GroupOf(l.tiers[k])
 	path := filepath.Join(filepath.Dir(l.path), text.FileName(name)+".db")
 	f, err := db.Open(path)
@@ -81,8 +99,9 @@ func (l *linkedValues) table(k int) (*db.Table, uint64, error) {
 		f.Close()
 		return nil, 0, fmt.Errorf("%s: the values of %s are read from %s, which holds %s", l.path, name, path, gameCommand(f.Header))
 	}
-	l.other[first] = f.Table(0)
-	return l.other[first], start, nil
+	t := f.Table(0)
+	l.other[first].Store(t)
+	return t, start, nil
 }
 
 func (l *linkedValues) Lookup(i uint64) (engine.Value, uint64, error) {
@@ -110,6 +129,29 @@ func (l *linkedValues) LookupRange(lo, hi uint64, vals []engine.Value, depths []
 			return err
 		}
 		vals, depths, lo = vals[end-lo:], depths[end-lo:], end
+	}
+	return nil
+}
+
+// hold opens the file of every other group of the game and reads each
+// whole (db.Table.Load) while their values fit in budget bytes, in the
+// order of the tiers; the others are read a block at a time through their
+// caches. A verify reads them at random, every move into a child a lookup.
+func (l *linkedValues) hold(ctx context.Context, workers int, budget uint64) error {
+	for k := range l.tiers {
+		if l.first[k] != k || k == 0 {
+			continue
+		}
+		t, _, err := l.table(k)
+		if err != nil {
+			return err
+		}
+		if need := t.LoadBytes(); need <= budget {
+			if err := t.Load(ctx, workers); err != nil {
+				return err
+			}
+			budget -= need
+		}
 	}
 	return nil
 }
