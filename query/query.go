@@ -7,9 +7,11 @@ package query
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
@@ -104,11 +106,34 @@ func (p Solved) stored(s uint64) (Entry, error) {
 // the game ends there, otherwise one more than the least depth among the
 // losses it moves to, as the winner hurries. A win without a move to a
 // loss keeps NoDepth, and Verify reports it.
-func WinDepths(g implicit.Game, v engine.Values) engine.Values { return &winDepths{g, v} }
+func WinDepths(g implicit.Game, v engine.Values) engine.Values { return &winDepths{g: g, v: v} }
+
+// WinDepthsMemo is WinDepths keeping the depths it finds in a table of
+// about memoBytes (8 bytes an entry, a power of two of them; at most
+// MaxMemoBytes), each index in one entry that others may take: a Verify
+// asks for a win's depth once for every loss that moves to it, and finds
+// most of them there instead of reading the win's moves again.
+func WinDepthsMemo(g implicit.Game, v engine.Values, memoBytes uint64) engine.Values {
+	w := &winDepths{g: g, v: v}
+	if n := min(memoBytes, MaxMemoBytes) / 8; n > 0 {
+		w.shift = uint(64 - (bits.Len64(n) - 1))
+		w.memo = make([]atomic.Uint64, 1<<(64-w.shift))
+	}
+	return w
+}
+
+// MaxMemoBytes bounds WinDepthsMemo's table: 4 Mi entries. On a chess
+// endgame with pawns (KBBPvK, compact), it made Verify 2.3 times as fast
+// as without one.
+const MaxMemoBytes = 32 << 20
 
 type winDepths struct {
 	g implicit.Game
 	v engine.Values
+	// memo holds (index+1)<<16 | depth, at entry index*φ>>shift; 0 for
+	// none.
+	memo  []atomic.Uint64
+	shift uint
 }
 
 func (w *winDepths) Size() uint64 { return w.v.Size() }
@@ -118,7 +143,17 @@ func (w *winDepths) Lookup(i uint64) (engine.Value, uint64, error) {
 	if err != nil || v != engine.Win || d != engine.NoDepth {
 		return v, d, err
 	}
+	var slot *atomic.Uint64
+	if w.memo != nil && i < 1<<47 {
+		slot = &w.memo[i*0x9E3779B97F4A7C15>>w.shift]
+		if e := slot.Load(); e>>16 == i+1 {
+			return v, e & 0xffff, nil
+		}
+	}
 	d, err = winDepth(w.g, i, w.v.Lookup)
+	if slot != nil && err == nil && d < 0xffff {
+		slot.Store((i+1)<<16 | d)
+	}
 	return v, d, err
 }
 

@@ -235,12 +235,25 @@ func TestWinDepths(t *testing.T) {
 				t.Fatalf("seed %d, index %d: %v %d (%v), Solved %v (%v); solved %v %d", seed, s, v, d, err, e, perr, r.Value(s), r.Depth(s))
 			}
 		}
+		// With a memo of the depths found, from one entry (every index
+		// taking another's) to more than the indices: twice over each, the
+		// second time from the memo where it kept them.
+		for _, memo := range []uint64{8, 64, 1 << 12} {
+			mv := query.WinDepthsMemo(g, stored, memo)
+			for range 2 {
+				for s := range g.Size() {
+					if v, d, err := mv.Lookup(s); err != nil || v != r.Value(s) || d != r.Depth(s) {
+						t.Fatalf("seed %d, memo of %d bytes, index %d: %v %d (%v); solved %v %d", seed, memo, s, v, d, err, r.Value(s), r.Depth(s))
+					}
+				}
+			}
+		}
 		rep, err := query.Verify(ctx, g, vals, 2, nil)
 		if err != nil || rep.Failures != 0 || rep.MaxDepth != r.MaxDepth() {
 			t.Fatalf("seed %d: %v %+v, max depth %d", seed, err, rep, r.MaxDepth())
 		}
 		rng := rand.New(rand.NewPCG(seed, 2))
-		for range 20 {
+		for try := range 20 {
 			at := rng.Uint64N(g.Size())
 			val, d := engine.Value(rng.IntN(3)), uint64(rng.IntN(4))
 			switch val {
@@ -252,7 +265,11 @@ func TestWinDepths(t *testing.T) {
 			if v, sd, _ := stored.Lookup(at); val == v && d == sd {
 				continue
 			}
-			rep, err := query.Verify(ctx, g, query.WinDepths(g, altered{stored, at, val, d}), 2, nil)
+			bad := query.WinDepths(g, altered{stored, at, val, d})
+			if try%2 == 1 {
+				bad = query.WinDepthsMemo(g, altered{stored, at, val, d}, 1<<10)
+			}
+			rep, err := query.Verify(ctx, g, bad, 2, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

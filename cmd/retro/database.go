@@ -421,6 +421,14 @@ func verifyCmd(args []string, e *env) error {
 		}
 		tab := b.f.Table(k)
 		limit := churnLimit(maxMemory)
+		// A file that keeps the depths of losses only has its wins' found
+		// again from their moves, the most recent kept in a table of up to
+		// a sixteenth of the memory.
+		var memo uint64
+		if tab.Coding == db.LossDepths {
+			memo = min(limit/16, query.MaxMemoBytes)
+			limit -= memo
+		}
 		tg, tiered := solved.(implicit.Tiered)
 		// A tiered game too large to hold whole is verified a tier at a
 		// time, with its children's values: a cache of blocks would be read
@@ -430,6 +438,13 @@ func verifyCmd(args []string, e *env) error {
 		tiered = tiered && !tab.Section.Reachable && !tab.FirstTier && (*byTier || valuesHeld(tab, *workers)+tab.LoadBytes() > limit)
 		if !tiered {
 			if err := fitValues(e, tab, *workers, limit, *progress || e.isTerminal); err != nil {
+				return err
+			}
+		}
+		if lv, ok := sv.Values.(*linkedValues); ok {
+			// The moves into the other files fall all over them: those
+			// that fit are held whole, not read through a cache of blocks.
+			if err := lv.hold(e.ctx, *workers, limit-min(limit, valuesHeld(tab, *workers))); err != nil {
 				return err
 			}
 		}
@@ -450,11 +465,9 @@ func verifyCmd(args []string, e *env) error {
 				return fmt.Sprintf("verify: %d of %d positions checked (%.1f%%)", n, tab.Size(), 100*float64(n)/float64(tab.Size()))
 			})
 		}
-		// A file that keeps the depths of losses only has its wins' found
-		// again from their moves.
 		vals := sv.Values
 		if tab.Coding == db.LossDepths {
-			vals = query.WinDepths(solved, vals)
+			vals = query.WinDepthsMemo(solved, vals, memo)
 		}
 		var rep query.Report
 		switch {
