@@ -105,6 +105,9 @@ func (l *linkedValues) table(k int) (*db.Table, uint64, error) {
 }
 
 func (l *linkedValues) Lookup(i uint64) (engine.Value, uint64, error) {
+	if i < l.own.Size() { // the game's own tiers, which start at 0: most lookups
+		return l.own.Lookup(i)
+	}
 	if i >= l.Size() {
 		return 0, 0, fmt.Errorf("index %d out of range [0, %d)", i, l.Size())
 	}
