@@ -253,10 +253,10 @@ func (e *Endgame) stepper(p *Position, i uint64) stepper {
 //
 // Without blocks: kings that no other symmetry brings into the table (the
 // moved position is its class's representative); a twin's move may
-// reorder the twins' squares (twinDelta). A king's move is found so too where the
-// kings' new pair is in the table as it stands and no other symmetry
-// brings it there: the other pieces keep their squares, and the pair's
-// number changes.
+// reorder the twins' squares (twinDelta). A king's move is found so too
+// where the kings' new pair is in the table as it stands and no other
+// symmetry brings it there: the other pieces keep their squares, and the
+// pair's number changes.
 //
 // With blocks: a move of a piece other than a pawn within the block, the
 // kings staying in its table; or a pawn's move (a step, a capture's or a
