@@ -50,3 +50,10 @@ func dropPages(b []byte) {
 	}
 	syscall.Madvise(b[lo-start:hi-start], syscall.MADV_DONTNEED)
 }
+
+// alive reports whether process pid runs on this machine (or may: one of
+// another user's).
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -156,10 +158,13 @@ func prepareDir(dir string, m manifest) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	// A run killed while writing a file leaves it under a temporary name.
+	// A run killed while writing a file leaves it under a temporary name;
+	// one that another solve in the same folder is writing stays.
 	if stale, err := filepath.Glob(filepath.Join(dir, ".*.tmp*")); err == nil {
 		for _, f := range stale {
-			os.Remove(f)
+			if pid, ok := tempWriter(filepath.Base(f)); !ok || !alive(pid) {
+				os.Remove(f)
+			}
 		}
 	}
 	path := filepath.Join(dir, "manifest.json")
@@ -191,6 +196,26 @@ func prepareDir(dir string, m manifest) error {
 		return err
 	}
 	return syncDir(dir)
+}
+
+// tempPattern is the os.CreateTemp pattern of a file written as the
+// tier file at path: its writer's process number in its name, so that a
+// solve starting in the same folder (prepareDir) leaves it alone while
+// that process runs.
+func tempPattern(path string) string {
+	return "." + filepath.Base(path) + ".tmp" + strconv.Itoa(os.Getpid()) + "-*"
+}
+
+// tempWriter returns the process number in the name of a temporary file
+// made by tempPattern; ok is false for a name without one.
+func tempWriter(name string) (pid int, ok bool) {
+	_, rest, found := strings.Cut(name, ".tmp")
+	digits, _, dash := strings.Cut(rest, "-")
+	if !found || !dash {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(digits)
+	return pid, err == nil && pid > 0
 }
 
 // solver is one tiered solve under way.

@@ -413,7 +413,7 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, err := os.CreateTemp(filepath.Dir(path), tempPattern(path))
 	if err != nil {
 		return err
 	}

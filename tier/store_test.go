@@ -2,8 +2,11 @@ package tier
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -81,6 +84,44 @@ func TestManifestUpgrade(t *testing.T) {
 	m.Fingerprint = "another game"
 	if err := prepareDir(dir, m); err == nil {
 		t.Error("another solve's folder was taken")
+	}
+}
+
+// TestPrepareDirTemporaries checks what a solve starting in a folder does
+// with the temporary files there: it removes those that a killed run left
+// (made by a process that no longer runs, or named before names held the
+// process), and keeps one that a solve running beside it is writing.
+func TestPrepareDirTemporaries(t *testing.T) {
+	done := exec.Command("true")
+	if err := done.Run(); err != nil {
+		t.Skip("no process to wait for:", err)
+	}
+	dir := t.TempDir()
+	live, err := os.CreateTemp(dir, tempPattern(filepath.Join(dir, "KQvK.tier")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	live.Close()
+	stale := []string{
+		fmt.Sprintf(".KRvK.tier.tmp%d-123", done.Process.Pid), // its writer has ended
+		".KBvK.tier.tmp987654321",                             // named before the process was in it
+		".KRPvKR_3.tier.tmp-split",
+	}
+	for _, name := range stale {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := prepareDir(dir, manifest{Format: storeVersion, Fingerprint: "game"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(live.Name()); err != nil {
+		t.Errorf("the file this process writes was removed: %v", err)
+	}
+	for _, name := range stale {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s, left by a run that ended, is still there (%v)", name, err)
+		}
 	}
 }
 
