@@ -96,6 +96,16 @@ func (p *Position) hasEP() bool {
 	return false
 }
 
+// hasPawn reports whether side c has a pawn on p.
+func (p *Position) hasPawn(c Color) bool {
+	for _, pc := range p.List() {
+		if pc.Kind == Pawn && pc.Color == c {
+			return true
+		}
+	}
+	return false
+}
+
 // bothPawns reports whether both sides have a pawn: only then can a
 // position of p's material be an en-passant node.
 func (p *Position) bothPawns() bool {

@@ -554,13 +554,18 @@ func (p *Position) diagonalSymmetric(c Color) bool {
 func (g *Game) moveIndex(p *Position, k int, i uint64, st *stepper, m Move, all Bitboard, dst []uint64) []uint64 {
 	t := &g.mats[k]
 	// Not from an en-passant node (whose index is not a position's), nor
-	// a double step (which may lead to one).
-	if m.Promotion == King && !all.Has(m.To) && p.EP == 0 && m.To-m.From != 16 && m.From-m.To != 16 {
-		if st.e == nil {
-			*st = t.e.stepper(p, i)
-		}
-		if next, ok := st.step(p, p.slot(m.From), m.From, m.To); ok {
-			return append(dst, t.start+next)
+	// a pawn's double step where the other side has a pawn (it may lead
+	// to one).
+	if m.Promotion == King && !all.Has(m.To) && p.EP == 0 {
+		j := p.slot(m.From)
+		double := p.Pieces[j].Kind == Pawn && (m.To-m.From == 16 || m.From-m.To == 16)
+		if !double || !p.hasPawn(p.Turn.Other()) {
+			if st.e == nil {
+				*st = t.e.stepper(p, i)
+			}
+			if next, ok := st.step(p, j, m.From, m.To); ok {
+				return append(dst, t.start+next)
+			}
 		}
 	}
 	var q Position

@@ -314,7 +314,7 @@ func TestRepeats(t *testing.T) {
 			diagonals = append(diagonals, s)
 		}
 	}
-	for _, sig := range []string{"KQvK", "KRvKR", "KQvKB", "KBBvK", "KRvKNN", "KQRvKR", "KNvKP", "KNNvKP", "KBBBvK", "KRRPvK"} {
+	for _, sig := range []string{"KQvK", "KRvKR", "KQvKB", "KBBvK", "KRvKNN", "KQRvKR", "KNvKP", "KNNvKP", "KBBBvK", "KRRPvK", "KRPvKP"} {
 		g, m := testGame(t, sig)
 		checked := 0
 		for checked < 300 {
