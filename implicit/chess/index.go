@@ -274,10 +274,13 @@ func (s *stepper) step(p *Position, j int, from, to Square) (uint64, bool) {
 			b = to
 		}
 		next := s.kkOf[w][b]
-		if next < 0 || e.blocks == nil && !e.alone[next] {
-			return 0, false
+		switch {
+		case next >= 0 && (e.blocks != nil || e.alone[next]):
+			return uint64(int64(s.turned) + int64(next-s.kk)*int64(e.kkWidth)), true
+		case e.blocks == nil:
+			return e.kingImage(p, w, b, s.turned)
 		}
-		return uint64(int64(s.turned) + int64(next-s.kk)*int64(e.kkWidth)), true
+		return 0, false
 	case e.blocks != nil && e.slots[j].Kind == Pawn:
 		next := int64(s.cfg) + (int64(to)-int64(from))*int64(e.pawnWeight[j])
 		if next < 0 || next >= int64(len(e.blockOf)) || e.blockOf[next] < 0 {
@@ -326,6 +329,39 @@ func (e *Endgame) twinDelta(p *Position, j int, from, to Square) int64 {
 		delta += (int64(after[k-lo]) - int64(p.Pieces[k].Square)) * int64(e.weight[k])
 	}
 	return delta
+}
+
+// kingImage returns the index of p with its kings moved to w and b (one
+// of them where it stood), the turn passing (turned is p's index with it
+// passed), where the kings' new pair is out of the table and one symmetry
+// alone brings it in: the position's representative is then its image by
+// that symmetry, every piece's square mapped and twins put back in order.
+// ok is false where none or several do (the other pieces then decide).
+// Without blocks only.
+func (e *Endgame) kingImage(p *Position, w, b Square, turned uint64) (uint64, bool) {
+	syms := e.kkSyms[w][b]
+	if e.syms != 8 || bits.OnesCount8(syms) != 1 { // the digits are squares without pawns
+		return 0, false
+	}
+	sq := &symSquare[bits.TrailingZeros8(syms)]
+	i := turned - turned%e.half + uint64(e.kkOf[sq[w]][sq[b]])*e.kkWidth
+	for lo := 1; lo < p.N; {
+		if lo == e.bk {
+			lo++
+			continue
+		}
+		hi := e.group[lo][1]
+		var img [MaxPieces]Square
+		for k := lo; k < hi; k++ {
+			img[k-lo] = sq[p.Pieces[k].Square]
+		}
+		slices.Sort(img[:hi-lo])
+		for k := lo; k < hi; k++ {
+			i += uint64(img[k-lo]) * e.weight[k]
+		}
+		lo = hi
+	}
+	return i, true
 }
 
 // weight returns what the index gains per square a piece of slot j moves
