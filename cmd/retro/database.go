@@ -391,14 +391,9 @@ func verifyCmd(args []string, e *env) error {
 	if *workers < 0 || *workers > maxWorkers {
 		return usagef("verify: -workers %d: want 1 to %d, or 0 for one per core", *workers, maxWorkers)
 	}
-	mode, ok := profileModes[*prof]
-	if !ok {
-		return usagef("verify: -profile %q: want cpu, mem, block, mutex or trace", *prof)
-	}
-	profDirSet := false
-	fs.Visit(func(f *flag.Flag) { profDirSet = profDirSet || f.Name == "profile-dir" })
-	if profDirSet && mode == nil {
-		return usagef("verify: -profile-dir needs -profile (cpu, mem, block, mutex or trace)")
+	mode, err := profileMode("verify", *prof, fs)
+	if err != nil {
+		return err
 	}
 	b, err := openDatabase(fs.Arg(0))
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,22 @@ var profileModes = map[string]func(*profile.Profile){
 	"block": profile.BlockProfile,
 	"mutex": profile.MutexProfile,
 	"trace": profile.TraceProfile,
+}
+
+// profileMode returns the mode of -profile kind for command cmd ("solve
+// quixo", "verify"), nil for none, or a usage error: a kind it does not
+// know, or -profile-dir set in fs without -profile.
+func profileMode(cmd, kind string, fs *flag.FlagSet) (func(*profile.Profile), error) {
+	mode, ok := profileModes[kind]
+	if !ok {
+		return nil, usagef("%s: -profile %q: want cpu, mem, block, mutex or trace", cmd, kind)
+	}
+	dirSet := false
+	fs.Visit(func(f *flag.Flag) { dirSet = dirSet || f.Name == "profile-dir" })
+	if dirSet && mode == nil {
+		return nil, usagef("%s: -profile-dir needs -profile (cpu, mem, block, mutex or trace)", cmd)
+	}
+	return mode, nil
 }
 
 var profileFiles = map[string]string{

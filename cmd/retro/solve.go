@@ -170,10 +170,9 @@ func solveCmd(args []string, e *env) error {
 	if c.workers < 0 || c.workers > maxWorkers {
 		return usagef("solve %s: -workers %d: want 1 to %d, or 0 for one per core", d.Name, c.workers, maxWorkers)
 	}
-	profDirSet := false
-	fs.Visit(func(f *flag.Flag) { profDirSet = profDirSet || f.Name == "profile-dir" })
-	if profDirSet && c.profile == "" {
-		return usagef("solve %s: -profile-dir needs -profile (cpu, mem, block, mutex or trace)", d.Name)
+	mode, err := profileMode("solve "+d.Name, c.profile, fs)
+	if err != nil {
+		return err
 	}
 	if c.all != 0 {
 		return c.solveFamily(d, fs)
@@ -209,10 +208,6 @@ func solveCmd(args []string, e *env) error {
 	}
 	if c.maxMemory > 0 {
 		memoryLimit(c.maxMemory) // the runtime's soft limit keeps garbage within it too
-	}
-	mode, ok := profileModes[c.profile]
-	if !ok {
-		return usagef("solve %s: -profile %q: want cpu, mem, block, mutex or trace", d.Name, c.profile)
 	}
 	leave, err := c.joinMPI(d)
 	if err != nil {
