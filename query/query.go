@@ -134,6 +134,23 @@ type winDepths struct {
 	// none.
 	memo  []atomic.Uint64
 	shift uint
+	// table[i] is 1 + the depth of win i where VerifyRange has checked it
+	// (WinDepthsTable), 0 otherwise: depths of 255 and more, and those of
+	// the wins not checked yet, are found as above.
+	table []uint8
+}
+
+// WinDepthsTable is WinDepthsMemo with a byte for each index of [0, n)
+// besides (n bytes), where VerifyRange keeps the depths of the wins as
+// their checks find them: it checks the wins first, then the losses,
+// which read the depths of the wins they move to there. A loss then
+// costs the reading of its own moves only: the memo alone, on a chess
+// endgame with pawns (hundreds of millions of wins), misses often and
+// reads a win's moves again.
+func WinDepthsTable(g implicit.Game, v engine.Values, n, memoBytes uint64) engine.Values {
+	w := WinDepthsMemo(g, v, memoBytes).(*winDepths)
+	w.table = make([]uint8, min(n, v.Size()))
+	return w
 }
 
 func (w *winDepths) Size() uint64 { return w.v.Size() }
@@ -142,6 +159,9 @@ func (w *winDepths) Lookup(i uint64) (engine.Value, uint64, error) {
 	v, d, err := w.v.Lookup(i)
 	if err != nil || v != engine.Win || d != engine.NoDepth {
 		return v, d, err
+	}
+	if i < uint64(len(w.table)) && w.table[i] != 0 {
+		return v, uint64(w.table[i] - 1), nil
 	}
 	var slot *atomic.Uint64
 	if w.memo != nil && i < 1<<47 {

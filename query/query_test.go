@@ -252,6 +252,15 @@ func TestWinDepths(t *testing.T) {
 		if err != nil || rep.Failures != 0 || rep.MaxDepth != r.MaxDepth() {
 			t.Fatalf("seed %d: %v %+v, max depth %d", seed, err, rep, r.MaxDepth())
 		}
+		// With a table of the wins' depths, over every index or the first
+		// half (the others found from their moves): the wins are checked
+		// first, and the report is the same.
+		for _, n := range []uint64{g.Size(), g.Size() / 2} {
+			tr, err := query.Verify(ctx, g, query.WinDepthsTable(g, stored, n, 64), 2, nil)
+			if err != nil || tr.Failures != 0 || tr.Counts != rep.Counts || tr.MaxDepth != rep.MaxDepth || tr.Edges != rep.Edges {
+				t.Fatalf("seed %d, table of %d: %v %+v, want %+v", seed, n, err, tr, rep)
+			}
+		}
 		rng := rand.New(rand.NewPCG(seed, 2))
 		for try := range 20 {
 			at := rng.Uint64N(g.Size())
@@ -266,8 +275,11 @@ func TestWinDepths(t *testing.T) {
 				continue
 			}
 			bad := query.WinDepths(g, altered{stored, at, val, d})
-			if try%2 == 1 {
+			switch try % 3 {
+			case 1:
 				bad = query.WinDepthsMemo(g, altered{stored, at, val, d}, 1<<10)
+			case 2:
+				bad = query.WinDepthsTable(g, altered{stored, at, val, d}, g.Size(), 1<<10)
 			}
 			rep, err := query.Verify(ctx, g, bad, 2, nil)
 			if err != nil {

@@ -49,16 +49,56 @@ func Verify(ctx context.Context, g implicit.Game, v engine.Values, workers int, 
 	if v.Size() != n {
 		return Report{}, fmt.Errorf("the values have %d indices, the game %d", v.Size(), n)
 	}
+	return VerifyRange(ctx, g, v, 0, n, workers, checked)
+}
+
+// VerifyRange is Verify over the indices [lo, hi) of g only. Where v is
+// WinDepthsTable's, the wins among them are checked first, each keeping in
+// the table the depth its moves give it, and the other positions then:
+// a loss's check finds the depths of the wins it moves to there, instead
+// of reading their moves once more.
+func VerifyRange(ctx context.Context, g implicit.Game, v engine.Values, lo, hi uint64, workers int, checked *atomic.Uint64) (Report, error) {
 	ls := newLocals(workers)
-	err := ls.run(ctx, n, 1<<12, checked, func(l *local, lo, hi uint64) error {
-		for s := lo; s < hi; s++ {
-			if err := l.visit(g, v, s, g.Classify(s)); err != nil {
-				return err
-			}
+	// The passes: which stored values each checks (all in one pass, or
+	// the wins, then the others).
+	passes := []func(engine.Value) bool{func(engine.Value) bool { return true }}
+	w, _ := v.(*winDepths)
+	if w != nil && w.table != nil {
+		passes = []func(engine.Value) bool{
+			func(val engine.Value) bool { return val == engine.Win },
+			func(val engine.Value) bool { return val != engine.Win },
 		}
-		return nil
-	})
-	return ls.report(), err
+	}
+	for _, in := range passes {
+		err := ls.run(ctx, hi-lo, 1<<12, nil, func(l *local, a, b uint64) error {
+			var visited uint64
+			for s := lo + a; s < lo+b; s++ {
+				val, d, err := storedValues(v).Lookup(s)
+				if err != nil {
+					return err
+				}
+				if !in(val) {
+					continue
+				}
+				visited++
+				e, err := l.checkStored(g, v, s, g.Classify(s), Entry{val, d})
+				if err != nil {
+					return err
+				}
+				if w != nil && e.Value == engine.Win && e.Depth < 0xff && s < uint64(len(w.table)) {
+					w.table[s] = uint8(e.Depth + 1)
+				}
+			}
+			if checked != nil {
+				checked.Add(visited)
+			}
+			return nil
+		})
+		if err != nil {
+			return ls.report(), err
+		}
+	}
+	return ls.report(), nil
 }
 
 // VerifyTier is Verify over tier k of a tiered game only, whose values and
@@ -73,19 +113,11 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 		return Report{}, fmt.Errorf("the values have %d indices, the game %d", v.Size(), g.Size())
 	}
 	t := g.Tiers()[k]
-	ls := newLocals(workers)
 	to, ok := g.(implicit.TierOrderer)
 	if !ok || to.TierParts(k) == 0 {
-		err := ls.run(ctx, t.Size(), 1<<12, checked, func(l *local, lo, hi uint64) error {
-			for s := t.Start + lo; s < t.Start+hi; s++ {
-				if err := l.visit(g, v, s, g.Classify(s)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		return ls.report(), err
+		return VerifyRange(ctx, g, v, t.Start, t.End, workers, checked)
 	}
+	ls := newLocals(workers)
 	err := ls.run(ctx, t.Size(), 1<<12, nil, func(l *local, lo, hi uint64) error {
 		for s := t.Start + lo; s < t.Start+hi; s++ {
 			if kind := g.Classify(s); kind != implicit.Illegal {
@@ -132,7 +164,7 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 					l.fail(s, fmt.Sprintf("part %d of tier %s lists it, an illegal index or one outside the tier", j, t.Name))
 					continue
 				}
-				if err := l.checkStored(g, v, s, kind, stored[i]); err != nil {
+				if _, err := l.checkStored(g, v, s, kind, stored[i]); err != nil {
 					return err
 				}
 			}
@@ -188,17 +220,19 @@ func (l *local) visit(g implicit.Game, v engine.Values, s uint64, kind implicit.
 	if err != nil {
 		return err
 	}
-	return l.checkStored(g, v, s, kind, Entry{val, d})
+	_, err = l.checkStored(g, v, s, kind, Entry{val, d})
+	return err
 }
 
 // checkStored checks index s, of the given kind, stored as e (a win's
-// depth left out where v finds it again: see storedValues).
-func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e Entry) error {
+// depth left out where v finds it again: see storedValues), and returns
+// e with the depth so found.
+func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e Entry) (Entry, error) {
 	l.Counts[e.Value&3]++
 	rule, buf, err := check(g, v, s, kind, &e, l.buf)
 	l.buf = buf
 	if err != nil {
-		return err
+		return e, err
 	}
 	if (e.Value == engine.Win || e.Value == engine.Loss) && e.Depth != engine.NoDepth {
 		l.MaxDepth = max(l.MaxDepth, e.Depth)
@@ -207,7 +241,7 @@ func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, kind imp
 	if rule != "" {
 		l.fail(s, rule)
 	}
-	return nil
+	return e, nil
 }
 
 // fail counts index s as breaking rule, and keeps it among the first.

@@ -461,20 +461,19 @@ func verifyCmd(args []string, e *env) error {
 			})
 		}
 		vals := sv.Values
-		if tab.Coding == db.LossDepths {
+		switch {
+		case tab.Coding != db.LossDepths:
+		case !tiered && heldBytes()+tab.Size() <= limit:
+			// Beside the values, a byte per position for the depths of the
+			// wins, checked first.
+			vals = query.WinDepthsTable(solved, vals, tab.Size(), memo)
+		default:
 			vals = query.WinDepthsMemo(solved, vals, memo)
 		}
 		var rep query.Report
 		switch {
-		case tab.FirstTier: // the game's own tiers (implicit.GroupRange)
-			_, end := implicit.GroupRange(tg.Tiers(), 0)
-			for k := range end {
-				r, verr := query.VerifyTier(e.ctx, tg, vals, k, *workers, &checked)
-				rep.Merge(r)
-				if err = verr; err != nil {
-					break
-				}
-			}
+		case tab.FirstTier: // the game's own tiers (implicit.GroupRange), which the file holds
+			rep, err = query.VerifyRange(e.ctx, solved, vals, 0, tab.Size(), *workers, &checked)
 		case tiered:
 			rep, err = verifyTiers(e, tg, tab, vals, *workers, limit, &checked)
 		default:
