@@ -431,6 +431,14 @@ func verifyCmd(args []string, e *env) error {
 		// first tier alone is verified as that tier, its children's values
 		// read from their files.
 		tiered = tiered && !tab.Section.Reachable && !tab.FirstTier && (*byTier || valuesHeld(tab, *workers)+tab.LoadBytes() > limit)
+		// Its values held whole, it keeps the depths of its wins in a byte
+		// per position beside them, found as the wins are checked, first
+		// (query.WinDepthsTable), where that fits too.
+		var table uint64
+		if tab.Coding == db.LossDepths && !tiered && valuesHeld(tab, *workers)+tab.LoadBytes()+tab.Size() <= limit {
+			table = tab.Size()
+			limit -= table
+		}
 		if !tiered {
 			if err := fitValues(e, tab, *workers, limit, *progress || e.isTerminal); err != nil {
 				return err
@@ -462,12 +470,9 @@ func verifyCmd(args []string, e *env) error {
 		}
 		vals := sv.Values
 		switch {
-		case tab.Coding != db.LossDepths:
-		case !tiered && heldBytes()+tab.Size() <= limit:
-			// Beside the values, a byte per position for the depths of the
-			// wins, checked first.
-			vals = query.WinDepthsTable(solved, vals, tab.Size(), memo)
-		default:
+		case table > 0:
+			vals = query.WinDepthsTable(solved, vals, table, memo)
+		case tab.Coding == db.LossDepths:
 			vals = query.WinDepthsMemo(solved, vals, memo)
 		}
 		var rep query.Report

@@ -127,6 +127,12 @@ func TestMemoryLimits(t *testing.T) {
 	if _, code, _ := child(t, "solve", "police", policeFile, "-db", policeDB); code != 0 {
 		t.Fatalf("solve police -db: exit %d", code)
 	}
+	// Its verify with the depths of wins left out holds them in a byte per
+	// position where that fits beside the values, a memo otherwise.
+	compactDB := filepath.Join(dir, "pc.db")
+	if _, code, _ := child(t, "solve", "police", policeFile, "-db", compactDB, "-compact"); code != 0 {
+		t.Fatalf("solve police -db -compact: exit %d", code)
+	}
 	type limited struct {
 		limit string
 		args  []string
@@ -137,6 +143,8 @@ func TestMemoryLimits(t *testing.T) {
 		{"24M", []string{"solve", "police", policeFile, "-stats"}, ""},
 		{"60M", []string{"verify", policeDB}, ""},
 		{"24M", []string{"verify", policeDB}, "a block at a time"},
+		{"60M", []string{"verify", compactDB}, ""},
+		{"24M", []string{"verify", compactDB}, "a block at a time"},
 	}
 	if testsize.Long() {
 		cases = append(cases, limited{"36M", []string{"solve", "quixo", "-n", "4", "-db", filepath.Join(dir, "q.db")}, "tier by tier"})
