@@ -293,11 +293,16 @@ func TestWinDepths(t *testing.T) {
 }
 
 // TestWinDepthsTiers checks VerifyTier, tier by tier in parts, over the
-// values of Morris with three stones each without the depths of wins.
+// values of Morris with three stones each without the depths of wins:
+// found from their moves each time, or under -short (the race detector's
+// run, where that took a minute) kept in a memo.
 func TestWinDepthsTiers(t *testing.T) {
 	ctx := context.Background()
 	g, r := morris3(t)
 	vals := query.WinDepths(g, lossDepths{r})
+	if testing.Short() {
+		vals = query.WinDepthsMemo(g, lossDepths{r}, 8<<20)
+	}
 	var rep query.Report
 	for k := range g.Tiers() {
 		tr, err := query.VerifyTier(ctx, g, vals, k, 2, nil)

@@ -18,9 +18,15 @@ import (
 
 // TestContract checks the Game, Tiered and Notation contracts on random
 // positions of each variant, whole and its endings: moves and un-moves
-// agree, the tiers hold, the notation reads back.
+// agree, the tiers hold, the notation reads back. Under -short (the race
+// detector's run, where the three variants took 45 s) the standard game
+// alone.
 func TestContract(t *testing.T) {
-	for _, v := range []Variant{Standard, Lasker, Morabaraba} {
+	variants := []Variant{Standard, Lasker, Morabaraba}
+	if testing.Short() {
+		variants = variants[:1]
+	}
+	for _, v := range variants {
 		for _, maxStones := range []int{3, 4, 0} {
 			g, err := New(v, maxStones)
 			if err != nil {
@@ -185,8 +191,31 @@ func TestSymmetries(t *testing.T) {
 // over the symmetric index and over the plain one (every position its own
 // index): each position's value and depth are its class's, each class
 // stands for as many positions as map to it (Positions), and every other
-// index of the symmetric one is Illegal.
+// index of the symmetric one is Illegal. Under -short (the race detector's
+// run, where the plain index's solve took 2 minutes) the symmetric index's
+// parallel solve is compared with the sequential engine's instead.
 func TestSymmetricIndex(t *testing.T) {
+	if testing.Short() {
+		g, err := New(Standard, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		par, err := engine.Parallel(ctx, g, engine.Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq, err := engine.Sequential(ctx, g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range g.Size() {
+			if par.Value(i) != seq.Value(i) || par.Depth(i) != seq.Depth(i) {
+				t.Fatalf("index %d (%s): parallel %v %d, sequential %v %d", i, g.Describe(i), par.Value(i), par.Depth(i), seq.Value(i), seq.Depth(i))
+			}
+		}
+		return
+	}
 	variants := []Variant{Standard}
 	if testsize.Long() {
 		variants = append(variants, Morabaraba)
