@@ -74,9 +74,15 @@ func (g *group) all(rank int, part any) []any {
 	return g.out
 }
 
+// local is one of Local's ranks. Its calls take its lock one at a time,
+// as World's take World's (MPI_THREAD_SERIALIZED), and a collective holds
+// it until every rank has come: a Send or Recv on another goroutine waits
+// meanwhile, so that a solve that would deadlock under MPI (a rank that
+// must send before the others can join its collective) deadlocks here too.
 type local struct {
 	rank int
 	g    *group
+	mu   sync.Mutex
 }
 
 func (c *local) Rank() int  { return c.rank }
@@ -92,7 +98,7 @@ func (c *local) Exchange(send [][]uint64) ([][]uint64, error) {
 	for r := range send {
 		mine[r] = slices.Clone(send[r])
 	}
-	parts := c.g.all(c.rank, mine)
+	parts := c.all(mine)
 	recv := make([][]uint64, c.g.n)
 	for r, p := range parts {
 		recv[r] = p.([][]uint64)[c.rank]
@@ -109,7 +115,7 @@ func (c *local) Max(v []uint64) ([]uint64, error) {
 }
 
 func (c *local) reduce(v []uint64, op func(a, b uint64) uint64) ([]uint64, error) {
-	parts := c.g.all(c.rank, slices.Clone(v))
+	parts := c.all(slices.Clone(v))
 	out := slices.Clone(parts[0].([]uint64))
 	for _, p := range parts[1:] {
 		for i, x := range p.([]uint64) {
@@ -120,7 +126,7 @@ func (c *local) reduce(v []uint64, op func(a, b uint64) uint64) ([]uint64, error
 }
 
 func (c *local) Gather(v []uint64) ([][]uint64, error) {
-	parts := c.g.all(c.rank, slices.Clone(v))
+	parts := c.all(slices.Clone(v))
 	if c.rank != 0 {
 		return nil, nil
 	}
@@ -131,14 +137,27 @@ func (c *local) Gather(v []uint64) ([][]uint64, error) {
 	return out, nil
 }
 
+// all is the group's all under the rank's lock.
+func (c *local) all(part any) []any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.g.all(c.rank, part)
+}
+
 func (c *local) Send(to int, msg []uint64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.g.boxes[to] <- letter{from: c.rank, msg: slices.Clone(msg)}
 	return nil
 }
 
+// Recv waits for a letter without the lock, as World's Recv sleeps between
+// probes, and takes the lock to receive it.
 func (c *local) Recv(ctx context.Context) (int, []uint64, error) {
 	select {
 	case l := <-c.g.boxes[c.rank]:
+		c.mu.Lock()
+		defer c.mu.Unlock()
 		return l.from, l.msg, nil
 	case <-ctx.Done():
 		return 0, nil, ctx.Err()

@@ -267,7 +267,7 @@ func (m *manager) handOut(send func(int, []uint64) error) error {
 		}
 		k, _ := m.next(true)
 		m.splitting, m.waiting = k, len(m.idle)
-		for _, r := range m.idle {
+		for _, r := range splitOrder(m.idle) {
 			if err := send(r, m.message(r, msgSplit, k)); err != nil {
 				return err
 			}
@@ -287,6 +287,19 @@ func (m *manager) handOut(send func(int, []uint64) error) error {
 		}
 	}
 	return nil
+}
+
+// splitOrder returns the ranks to tell of a split tier: rank 0 last. Its
+// own worker starts the tier's first collective at once, which holds rank
+// 0's communicator (MPI calls go one at a time: dist.World) until every
+// rank has joined; a message to a rank not told yet would wait behind it,
+// and that rank would never join.
+func splitOrder(idle []int) []int {
+	order := slices.DeleteFunc(slices.Clone(idle), func(r int) bool { return r == 0 })
+	if len(order) < len(idle) {
+		order = append(order, 0)
+	}
+	return order
 }
 
 // run answers the workers' messages until every tier is done.
