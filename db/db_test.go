@@ -13,6 +13,7 @@ import (
 	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/chess"
 	"github.com/retro-solver/retro/implicit/quixo"
 	"github.com/retro-solver/retro/query"
 )
@@ -405,5 +406,101 @@ func TestCodeWidths(t *testing.T) {
 	src := synthetic{n: 1024, max: 10}
 	if err := w.Add(context.Background(), db.Source{Values: src, MaxDepth: 10, Directory: []uint32{0, 512, 1024}, IndexSize: 1024}); err == nil {
 		t.Fatal("the depths of losses only, over symmetry classes: no error")
+	}
+}
+
+// TestFilled writes KRvK (with the bare kings it reaches) with its illegal
+// indices filled, every depth and the losses' only: each legal index reads
+// its solved value, each illegal one the code of the last legal index
+// before it in its block (illegal at the block's head), the counts and
+// depths are the solve's, the file is smaller than without filling, and
+// Verify passes it, counting the illegal indices by the rules.
+func TestFilled(t *testing.T) {
+	m, err := chess.ParseMaterial("KRvK")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := chess.NewGame(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := engine.Parallel(context.Background(), g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, coding := range []db.Coding{db.AllDepths, db.LossDepths} {
+		var sizes [2]int64
+		var tab *db.Table
+		for k, fill := range []bool{false, true} {
+			path := filepath.Join(t.TempDir(), "krk.db")
+			writeDB(t, path, "chess", []string{"-material=KRvK"}, db.Options{BlockSize: 1 << 14, Coding: coding, Fill: fill},
+				db.Source{Values: r, MaxDepth: r.MaxDepth()})
+			f, err := db.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			sizes[k] = int64(f.FileSize())
+			tab = f.Table(0)
+		}
+		if !tab.Filled || tab.Counts[engine.Illegal] != r.Count(engine.Illegal) || tab.Counts[engine.Win] != r.Count(engine.Win) ||
+			tab.Counts[engine.Loss] != r.Count(engine.Loss) || tab.Counts[engine.Draw] != r.Count(engine.Draw) {
+			t.Fatalf("%q: filled %v, counts %v", coding, tab.Filled, tab.Counts)
+		}
+		if sizes[1] >= sizes[0] {
+			t.Errorf("%q: %d bytes filled, %d not", coding, sizes[1], sizes[0])
+		}
+		want := db.NewDepths(r.MaxDepth())
+		var before query.Entry // the last legal index's value in its block
+		filled := 0
+		for i := range r.Size() {
+			if i%tab.BlockSize == 0 {
+				before = query.Entry{Value: engine.Illegal}
+			}
+			v, d, err := tab.Lookup(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sv, sd := r.Value(i), r.Depth(i)
+			want.Add(sv, sd, 1)
+			if coding == db.LossDepths && sv == engine.Win {
+				sd = engine.NoDepth
+			}
+			switch {
+			case sv == engine.Illegal && (query.Entry{Value: v, Depth: d}) != before:
+				t.Fatalf("%q: illegal index %d reads %v %d, want the one before it, %v", coding, i, v, d, before)
+			case sv != engine.Illegal && (v != sv || d != sd):
+				t.Fatalf("%q: index %d reads %v %d, solved %v %d", coding, i, v, d, sv, sd)
+			case sv != engine.Illegal:
+				before = query.Entry{Value: v, Depth: d}
+			case v != engine.Illegal:
+				filled++
+			}
+		}
+		if filled == 0 || !tab.Depths.Equal(want) {
+			t.Fatalf("%q: %d illegal indices filled; depths %+v, want %+v", coding, filled, tab.Depths, want)
+		}
+		if _, err := tab.CountDepths(context.Background(), 2); err == nil {
+			t.Errorf("%q: CountDepths counted a filled file's codes", coding)
+		}
+		var vals engine.Values = tab
+		if coding == db.LossDepths {
+			vals = query.WinDepthsMemo(g, tab, 1<<20)
+		}
+		rep, err := query.Verify(context.Background(), g, vals, 2, nil)
+		if err != nil || rep.Failures != 0 || rep.Counts != tab.Counts || rep.MaxDepth != tab.MaxDepth {
+			t.Fatalf("%q: verify: %v, %d failures %v, counts %v, max depth %d; header %v, %d", coding, err, rep.Failures, rep.First,
+				rep.Counts, rep.MaxDepth, tab.Counts, tab.MaxDepth)
+		}
+		got := db.NewDepths(r.MaxDepth())
+		for d, n := range rep.Wins {
+			got.Add(engine.Win, uint64(d), n)
+		}
+		for d, n := range rep.Losses {
+			got.Add(engine.Loss, uint64(d), n)
+		}
+		if !got.Equal(want) {
+			t.Fatalf("%q: verify counts depths %+v, want %+v", coding, got, want)
+		}
 	}
 }

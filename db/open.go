@@ -111,8 +111,8 @@ func open(f io.ReaderAt, size uint64, path string) (*File, error) {
 	if err := dec.Decode(&db.Header); err != nil {
 		return nil, damaged(path, "header", "%v", err)
 	}
-	if db.Format != FormatVersion && db.Format != formatLossDepths {
-		return nil, fmt.Errorf("%s: database format %d; this retro reads formats %d and %d", path, db.Format, FormatVersion, formatLossDepths)
+	if db.Format < FormatVersion || db.Format > formatFilled {
+		return nil, fmt.Errorf("%s: database format %d; this retro reads formats %d to %d", path, db.Format, FormatVersion, formatFilled)
 	}
 	maxRaw, err := db.checkHeader(hoff)
 	if err != nil {
@@ -171,8 +171,12 @@ func (db *File) checkHeader(hoff uint64) (uint64, error) {
 		if s.Depths != nil && !s.Depths.fits(s.Counts, s.MaxDepth) {
 			return 0, damaged(db.path, part, "the depth histogram does not fit the counts")
 		}
-		if !s.Coding.known() || (s.Coding != AllDepths && db.Format != formatLossDepths) {
+		if !s.Coding.known() || (s.Coding != AllDepths && db.Format < formatLossDepths) {
 			return 0, damaged(db.path, part, "coding %q in a file of format %d", s.Coding, db.Format)
+		}
+		if s.Filled && (db.Format < formatFilled || s.Reachable || s.Directory != nil || s.Depths == nil) {
+			return 0, damaged(db.path, part, "illegal indices filled in a file of format %d, reachable %v, with a directory %v, with a depth histogram %v",
+				db.Format, s.Reachable, s.Directory != nil, s.Depths != nil)
 		}
 		if w, err := s.Coding.Width(s.MaxDepth); err != nil || w > s.Width {
 			return 0, damaged(db.path, part, "max depth %d does not fit %d-byte codes", s.MaxDepth, s.Width)
@@ -434,7 +438,9 @@ func (t *Table) code(b, i uint64) (uint64, error) {
 }
 
 // Lookup returns the value and depth of index i, or why they cannot be read
-// (an index out of range, a damaged block).
+// (an index out of range, a damaged block). Where the section is Filled, an
+// illegal index reads as a legal position before it: the game's rules say
+// which indices are illegal.
 func (t *Table) Lookup(i uint64) (engine.Value, uint64, error) {
 	if i >= t.Section.Size {
 		return 0, 0, fmt.Errorf("index %d is out of range: the database has %d", i, t.Section.Size)
@@ -483,6 +489,10 @@ func (t *Table) scanBlock(b uint64) ([]byte, error) {
 // ReadsRuns reports that LookupRange is the faster way to read a run of
 // indices (engine.RangeValues).
 func (t *Table) ReadsRuns() bool { return true }
+
+// FillsIllegal reports whether t's illegal indices read as legal positions
+// (Section.Filled): a check of the values takes illegality from the rules.
+func (t *Table) FillsIllegal() bool { return t.Filled }
 
 // Load reads, checks and decompresses every block on all workers (0:
 // GOMAXPROCS) and keeps them in memory, for a pass over the whole table.
@@ -581,6 +591,10 @@ func (t *Table) blocksOf(ranges [][2]uint64) []bool {
 // them already. Where the coding leaves out the depths of wins
 // (LossDepths), it counts the losses only.
 func (t *Table) CountDepths(ctx context.Context, workers int) (*Depths, error) {
+	if t.Filled {
+		// Its illegal indices read as legal positions; its header has them.
+		return nil, fmt.Errorf("%s: %s: counting the depths of a file whose illegal indices are filled", t.db.path, t.name)
+	}
 	workers = parallel.Workers(workers)
 	hs := make([]*Depths, workers)
 	nb := uint64(len(t.entries))

@@ -35,6 +35,10 @@ type Source struct {
 	// FirstTier says that Values are the game's first tier only (see
 	// Section.FirstTier).
 	FirstTier bool
+	// WinDepths counts the wins by depth (as Depths.Win, for MaxDepth)
+	// where Values leave their depths out (engine.NoDepth: a LossDepths
+	// file's, rewritten); nil where Values give them.
+	WinDepths []uint64
 }
 
 // Options tune a Writer. The zero value is valid.
@@ -53,6 +57,11 @@ type Options struct {
 	Level zstd.EncoderLevel
 	// GameVersion is the version of the game's index, for the header.
 	GameVersion int
+	// Fill stores each illegal index as the code before it in its block
+	// (Section.Filled), for a game whose readers know the illegal indices
+	// by its rules. A section of a solve from a start (Source.Reachable)
+	// keeps its unreached positions as illegal: it is not filled.
+	Fill bool
 }
 
 // Writer writes a database under a temporary name beside its final one,
@@ -76,7 +85,10 @@ func Create(path, game string, args []string, input []byte, o Options) (*Writer,
 		return nil, err
 	}
 	format := FormatVersion
-	if o.Coding == LossDepths {
+	switch {
+	case o.Fill:
+		format = formatFilled
+	case o.Coding == LossDepths:
 		format = formatLossDepths
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
@@ -210,7 +222,13 @@ func newSection(o Options, src Source, n uint64) (Section, error) {
 	blockSize := max(o.BlockSize/uint64(width)/dirGroup*dirGroup, dirGroup)
 	s := Section{Label: src.Label, Size: n, IndexSize: n, Start: src.Start, MaxDepth: src.MaxDepth,
 		Coding: coding, Width: width, BlockSize: blockSize, Reachable: src.Reachable, FirstTier: src.FirstTier,
-		Depths: NewDepths(src.MaxDepth)}
+		Depths: NewDepths(src.MaxDepth), Filled: o.Fill && !src.Reachable && src.Directory == nil}
+	if src.WinDepths != nil {
+		if len(src.WinDepths) != len(s.Depths.Win) {
+			return Section{}, fmt.Errorf("db: %d bars of wins by depth for max depth %d, which has %d", len(src.WinDepths), src.MaxDepth, len(s.Depths.Win))
+		}
+		copy(s.Depths.Win, src.WinDepths)
+	}
 	if src.Directory != nil {
 		s.IndexSize = src.IndexSize
 	}
@@ -267,7 +285,7 @@ func codeBlocks(ctx context.Context, enc *zstd.Encoder, workers int, src Source,
 					depths[j] = NewDepths(src.MaxDepth)
 				}
 				sc := <-scratch
-				raw, c, err := encodeBlock(raws[j], sc, src.Values, lo, min(lo+s.BlockSize, n), s.Coding, s.Width, src.MaxDepth, depths[j])
+				raw, c, err := encodeBlock(raws[j], sc, src.Values, lo, min(lo+s.BlockSize, n), s, depths[j])
 				scratch <- sc
 				if err != nil {
 					return err
@@ -306,8 +324,9 @@ func codeBlocks(ctx context.Context, enc *zstd.Encoder, workers int, src Source,
 // run at a time into sc (engine.RangeValues: a lean solve's depths on
 // disk, a run of runSize; others by Lookup, lookupRun at a time) and codes
 // each run in one loop.
-func encodeBlock(buf []byte, sc *blockScratch, v engine.Values, lo, hi uint64, coding Coding, width int, maxDepth uint64, h *Depths) ([]byte, [4]uint64, error) {
-	t := tally{coding: coding}
+func encodeBlock(buf []byte, sc *blockScratch, v engine.Values, lo, hi uint64, s *Section, h *Depths) ([]byte, [4]uint64, error) {
+	t := tally{coding: s.Coding, fill: s.Filled}
+	width, maxDepth := s.Width, s.MaxDepth
 	n := hi - lo
 	raw := buf
 	if uint64(cap(raw)) < n*uint64(width) {
@@ -353,10 +372,12 @@ const lookupRun = 4096
 // tally counts a block's values as it codes them: one-byte codes by code
 // (folded into values and depths at the end), wider ones into the counts
 // and the histogram directly, and so wins whose code leaves out their
-// depth; neither divides by the histogram's bucket per index where the
-// bucket is 1.
+// depth and filled illegal indices; neither divides by the histogram's
+// bucket per index where the bucket is 1.
 type tally struct {
 	coding Coding
+	fill   bool   // illegal indices take the code before them
+	prev   uint64 // the last legal index's code in the block
 	counts [4]uint64
 	byCode [256]uint64
 }
@@ -367,15 +388,23 @@ func (t *tally) encode(raw []byte, n, at uint64, vals []engine.Value, depths []u
 	depths = depths[:len(vals)]
 	for k, val := range vals {
 		d := depths[k]
-		if d > maxDepth {
+		// A win read from a file that leaves its depth out is counted
+		// by the Source's WinDepths.
+		unknown := d == engine.NoDepth && val == engine.Win && t.coding == LossDepths
+		if d > maxDepth && !unknown {
 			return fmt.Errorf("db: index %d has depth %d, more than the maximum %d", at+uint64(k), d, maxDepth)
 		}
 		c := t.coding.Code(val, d)
 		i := at + uint64(k)
-		if width == 1 && (val != engine.Win || t.coding == AllDepths) {
-			raw[i] = byte(c)
-			t.byCode[c]++
-			continue
+		if val == engine.Illegal && t.fill {
+			c = t.prev
+		} else {
+			t.prev = c
+			if width == 1 && (val != engine.Win || t.coding == AllDepths) {
+				raw[i] = byte(c)
+				t.byCode[c]++
+				continue
+			}
 		}
 		switch width {
 		case 1:
@@ -386,6 +415,9 @@ func (t *tally) encode(raw []byte, n, at uint64, vals []engine.Value, depths []u
 			raw[i], raw[n+i], raw[2*n+i], raw[3*n+i] = byte(c), byte(c>>8), byte(c>>16), byte(c>>24)
 		}
 		t.counts[val&3]++
+		if unknown {
+			continue
+		}
 		if h.Bucket != 1 {
 			d /= h.Bucket
 		}

@@ -22,9 +22,12 @@ type Failure struct {
 type Report struct {
 	Counts   [4]uint64 // indices by stored value, in engine.Value order
 	MaxDepth uint64
-	Edges    uint64 // moves looked at
-	Failures uint64 // indices that break a rule
-	First    []Failure
+	// Wins and Losses count the wins and losses by depth: the depth
+	// stored, or for a win stored without it the one its moves give it.
+	Wins, Losses []uint64
+	Edges        uint64 // moves looked at
+	Failures     uint64 // indices that break a rule
+	First        []Failure
 }
 
 // maxFirst is the number of failures a Report lists.
@@ -32,7 +35,9 @@ const maxFirst = 5
 
 // Verify checks every index of g against its stored value, on all workers
 // (0: GOMAXPROCS), with the local rules (docs/database.md, retro verify) that together prove
-// the values right: an illegal index is stored as illegal and no other is;
+// the values right: an illegal index is stored as illegal and no other is
+// (where v's illegal indices are filled, FillsIllegal, they hold anything
+// and count as illegal);
 // a terminal position holds the game's verdict at depth 0 and an inner one
 // without moves is a loss at depth 0; a win at depth d has a move to a loss
 // at depth d-1 and none to a shallower loss; a loss at depth d has only
@@ -58,7 +63,7 @@ func Verify(ctx context.Context, g implicit.Game, v engine.Values, workers int, 
 // a loss's check finds the depths of the wins it moves to there, instead
 // of reading their moves once more.
 func VerifyRange(ctx context.Context, g implicit.Game, v engine.Values, lo, hi uint64, workers int, checked *atomic.Uint64) (Report, error) {
-	ls := newLocals(workers)
+	ls := newLocals(workers, v)
 	// The passes: which stored values each checks (all in one pass, or
 	// the wins, then the others).
 	passes := []func(engine.Value) bool{func(engine.Value) bool { return true }}
@@ -117,7 +122,7 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 	if !ok || to.TierParts(k) == 0 {
 		return VerifyRange(ctx, g, v, t.Start, t.End, workers, checked)
 	}
-	ls := newLocals(workers)
+	ls := newLocals(workers, v)
 	err := ls.run(ctx, t.Size(), 1<<12, nil, func(l *local, lo, hi uint64) error {
 		for s := t.Start + lo; s < t.Start+hi; s++ {
 			if kind := g.Classify(s); kind != implicit.Illegal {
@@ -193,12 +198,29 @@ type local struct {
 	Report
 	buf           []uint64
 	legal, listed uint64 // VerifyTier's count of a parted tier's positions, and of its parts'
+	filled        bool   // the illegal indices of the values hold other codes (FillsIllegal)
 	_             [64]byte
 }
 
 type locals []local
 
-func newLocals(workers int) locals { return make(locals, parallel.Workers(workers)) }
+// newLocals returns the locals of workers (0: GOMAXPROCS) checking v.
+func newLocals(workers int, v engine.Values) locals {
+	ls := make(locals, parallel.Workers(workers))
+	filled := FillsIllegal(v)
+	for i := range ls {
+		ls[i].filled = filled
+	}
+	return ls
+}
+
+// FillsIllegal reports whether v's illegal indices read as legal positions
+// (db.Section.Filled): v says so by a method FillsIllegal() bool. Then the
+// game's rules alone say which indices are illegal.
+func FillsIllegal(v engine.Values) bool {
+	f, ok := storedValues(v).(interface{ FillsIllegal() bool })
+	return ok && f.FillsIllegal()
+}
 
 // run calls body on chunks of [0, n) (of at least least each) on each
 // worker's local, and adds each chunk's size to checked if it is not nil.
@@ -228,6 +250,9 @@ func (l *local) visit(g implicit.Game, v engine.Values, s uint64, kind implicit.
 // depth left out where v finds it again: see storedValues), and returns
 // e with the depth so found.
 func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e Entry) (Entry, error) {
+	if l.filled && kind == implicit.Illegal {
+		e = Entry{Value: engine.Illegal}
+	}
 	l.Counts[e.Value&3]++
 	rule, buf, err := check(g, v, s, kind, &e, l.buf)
 	l.buf = buf
@@ -236,6 +261,14 @@ func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, kind imp
 	}
 	if (e.Value == engine.Win || e.Value == engine.Loss) && e.Depth != engine.NoDepth {
 		l.MaxDepth = max(l.MaxDepth, e.Depth)
+		count := &l.Wins
+		if e.Value == engine.Loss {
+			count = &l.Losses
+		}
+		for uint64(len(*count)) <= e.Depth {
+			*count = append(*count, 0)
+		}
+		(*count)[e.Depth]++
 	}
 	l.Edges += uint64(len(l.buf))
 	if rule != "" {
@@ -268,11 +301,23 @@ func (r *Report) Merge(o Report) {
 		r.Counts[k] += o.Counts[k]
 	}
 	r.MaxDepth = max(r.MaxDepth, o.MaxDepth)
+	r.Wins, r.Losses = addCounts(r.Wins, o.Wins), addCounts(r.Losses, o.Losses)
 	r.Edges += o.Edges
 	r.Failures += o.Failures
 	r.First = append(r.First, o.First...)
 	slices.SortFunc(r.First, func(a, b Failure) int { return cmp.Compare(a.Index, b.Index) })
 	r.First = r.First[:min(len(r.First), maxFirst)]
+}
+
+// addCounts returns a with b added, index by index.
+func addCounts(a, b []uint64) []uint64 {
+	for len(a) < len(b) {
+		a = append(a, 0)
+	}
+	for k, n := range b {
+		a[k] += n
+	}
+	return a
 }
 
 // storedValues returns the values v reads, without finding the depths of wins

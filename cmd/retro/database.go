@@ -496,13 +496,14 @@ func verifyCmd(args []string, e *env) error {
 			failed = true
 			fmt.Fprintf(e.stdout, "FAILED %s: the counts or the max depth differ from the header's\n", prefix)
 		} else if tab.Depths != nil {
-			h, err := tab.CountDepths(e.ctx, *workers)
-			if err != nil {
-				return err
+			// The depths as checked: a win's found from its moves where
+			// the file leaves it out.
+			h := db.NewDepths(tab.MaxDepth)
+			for d, n := range rep.Wins {
+				h.Add(engine.Win, uint64(d), n)
 			}
-			// A file without the depths of wins counts its losses only.
-			if tab.Coding == db.LossDepths {
-				h.Win = tab.Depths.Win
+			for d, n := range rep.Losses {
+				h.Add(engine.Loss, uint64(d), n)
 			}
 			if !h.Equal(tab.Depths) {
 				failed = true
@@ -546,10 +547,12 @@ compact: writes FILE's values to NEWFILE keeping the depths of losses only
 (what retro solve -compact writes): a win's depth is one more than the least
 depth among the losses it moves to, and query, verify, play and serve find
 it again from the win's moves. About half the size on large games (Nine
-Men's Morris: 9.3 GiB to 4.6). Every block of FILE is read and its checksum
-checked; NEWFILE's counts and depths are checked against FILE's. Not for a
-game stored by symmetry classes (quixo, teeko), whose positions a win's
-moves cannot be found from.
+Men's Morris: 9.3 GiB to 4.6). An illegal index holds the code before it,
+which compresses to less (the game's rules tell the illegal ones): a tenth
+to a sixth off a chess endgame's file, compact already or not. Every block
+of FILE is read and its checksum checked; NEWFILE's counts and depths are
+checked against FILE's. Not for a game stored by symmetry classes (quixo,
+teeko), whose positions a win's moves cannot be found from.
 `
 
 func dbCmd(args []string, e *env) error {
@@ -610,6 +613,9 @@ func dbInfo(args []string, e *env) error {
 		if s.Coding == db.LossDepths {
 			fmt.Fprintln(out, "  the depths of losses only: a win's is found from its moves")
 		}
+		if s.Filled {
+			fmt.Fprintln(out, "  illegal indices filled: each holds the code before it, the game's rules tell them")
+		}
 		fmt.Fprintf(out, "  %d %s of %d positions, %d-byte codes: %s raw, %s stored (%.1fx, %.3f bits per position)\n",
 			s.NumBlocks(), plural(s.NumBlocks(), "block", "blocks"), s.BlockSize, s.Width, text.HumanBytes(s.RawBytes()),
 			text.HumanBytes(s.Stored), float64(s.RawBytes())/float64(max(s.Stored, 1)), 8*float64(s.Stored)/float64(s.Size))
@@ -640,8 +646,10 @@ func dbCompact(args []string, e *env) error {
 	defer f.Close()
 	for k := range f.Sections {
 		switch s := &f.Sections[k]; {
-		case s.Coding == db.LossDepths:
-			return fmt.Errorf("%s: keeps the depths of losses only already", from)
+		case s.Coding == db.LossDepths && (s.Filled || s.Reachable):
+			return fmt.Errorf("%s: compact already", from)
+		case s.Coding == db.LossDepths && s.Depths == nil:
+			return fmt.Errorf("%s: keeps the depths of losses only, and no count of its wins by depth", from)
 		case s.Directory != nil:
 			return fmt.Errorf("%s: stored by symmetry classes, whose wins' depths could not be found again: it keeps every depth", from)
 		}
@@ -654,7 +662,7 @@ func dbCompact(args []string, e *env) error {
 		return err
 	}
 	start := time.Now()
-	w, err := db.Create(to, f.Game, f.Args, input, db.Options{Coding: db.LossDepths, Workers: *workers, GameVersion: f.GameVersion})
+	w, err := db.Create(to, f.Game, f.Args, input, db.Options{Coding: db.LossDepths, Fill: true, Workers: *workers, GameVersion: f.GameVersion})
 	if err != nil {
 		return err
 	}
@@ -662,6 +670,11 @@ func dbCompact(args []string, e *env) error {
 	for k := range f.Sections {
 		s := &f.Sections[k]
 		src := db.Source{Label: s.Label, Values: f.Table(k), MaxDepth: s.MaxDepth, Start: s.Start, Reachable: s.Reachable, FirstTier: s.FirstTier}
+		if s.Coding == db.LossDepths {
+			// A compact file of an earlier retro, its illegal indices
+			// not filled: its wins' depths are in its header only.
+			src.WinDepths = s.Depths.Win
+		}
 		if err := w.Add(e.ctx, src); err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/internal/testsize"
 	"github.com/retro-solver/retro/query"
@@ -357,12 +358,45 @@ func cutTime(out string) string {
 	return strings.Join(lines, "\n")
 }
 
+// unfilled writes the file at path as an earlier retro's db compact did,
+// its illegal indices stored as such, and returns the new file's path.
+func unfilled(t *testing.T, path string) string {
+	t.Helper()
+	f, err := db.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	input, err := f.Input()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "old.db")
+	w, err := db.Create(out, f.Game, f.Args, input, db.Options{Coding: db.LossDepths, GameVersion: f.GameVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range f.Sections {
+		s := &f.Sections[k]
+		src := db.Source{Label: s.Label, Values: f.Table(k), MaxDepth: s.MaxDepth, Start: s.Start, Reachable: s.Reachable, FirstTier: s.FirstTier}
+		if err := w.Add(context.Background(), src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // TestCompactDatabase checks the files that keep the depths of losses
 // only: solve -compact writes the same bytes as db compact of the full
 // file; verify passes it with the full file's counts (tier by tier too);
 // and queries of the start and of random positions print what the full
-// file's print, the depths of wins found from their moves. A game stored by
-// symmetry classes, and a file compact already, are refused.
+// file's print, the depths of wins found from their moves, and illegal
+// indices are refused alike. A compact file of format 2 (illegal indices
+// not filled) is compacted to the same bytes. A game stored by symmetry
+// classes, and a file compact already, are refused.
 func TestCompactDatabase(t *testing.T) {
 	cases := [][]string{
 		{"graph", "testdata/golden/r2000.graph"},
@@ -409,10 +443,9 @@ func TestCompactDatabase(t *testing.T) {
 				queries := [][]string{{"query", "-json", "-instance", inst}}
 				rng := rand.New(rand.NewPCG(uint64(k), 9))
 				for range 30 {
+					// Illegal indices too, refused alike where the
+					// compact file holds other codes there.
 					s := rng.Uint64N(p.Game.Size())
-					if e, err := p.Lookup(s); err != nil || e.Value == engine.Illegal {
-						continue
-					}
 					queries = append(queries, []string{"query", "-json", "-instance", inst, "-index", fmt.Sprint(s)})
 				}
 				for _, q := range queries {
@@ -423,8 +456,18 @@ func TestCompactDatabase(t *testing.T) {
 					}
 				}
 			}
-			if _, errs, code := retro(t, "", "db", "compact", solved, filepath.Join(t.TempDir(), "d.db")); code != 1 || !strings.Contains(errs, "losses only already") {
+			if _, errs, code := retro(t, "", "db", "compact", solved, filepath.Join(t.TempDir(), "d.db")); code != 1 || !strings.Contains(errs, "compact already") {
 				t.Fatalf("db compact of a compact file: exit %d, %q", code, errs)
+			}
+			// A compact file of an earlier retro (format 2: its illegal
+			// indices hold 0) is compacted to the same bytes.
+			old := unfilled(t, full)
+			again := filepath.Join(t.TempDir(), "e.db")
+			if out, errs, code := retro(t, "", "db", "compact", old, again); code != 0 || !strings.Contains(out, "the depths of losses only") {
+				t.Fatalf("db compact of a format 2 file: exit %d, %q %q", code, out, errs)
+			}
+			if b, err := os.ReadFile(again); err != nil || !bytes.Equal(a, b) {
+				t.Fatalf("db compact of a format 2 file wrote %d bytes, solve -compact %d (%v)", len(b), len(a), err)
 			}
 		})
 	}

@@ -47,6 +47,11 @@ type linkedValues struct {
 	mu    sync.Mutex
 }
 
+// FillsIllegal reports whether the file's own illegal indices read as legal
+// positions (query.FillsIllegal); the moves into the other files reach
+// legal positions only.
+func (v *linkedValues) FillsIllegal() bool { return v.own.FillsIllegal() }
+
 func newLinkedValues(f *db.File, tab *db.Table, g implicit.Tiered, arg string) (*linkedValues, error) {
 	tiers := g.Tiers()
 	_, end := implicit.GroupRange(tiers, 0)

@@ -603,8 +603,9 @@ func TestSolveChessAll(t *testing.T) {
 		t.Errorf("last line %q", lines[6])
 	}
 	kqk := filepath.Join(dir, "KQvK.db")
-	if out, _, _ := retro(t, "", "db", "info", kqk); !strings.Contains(out, "values: 59136 positions") || !strings.Contains(out, "the depths of losses only") {
-		t.Errorf("db info KQvK.db: %q; want KQvK's tier alone, 59136 positions, the depths of losses only (-all's default)", out)
+	if out, _, _ := retro(t, "", "db", "info", kqk); !strings.Contains(out, "values: 59136 positions") || !strings.Contains(out, "the depths of losses only") ||
+		!strings.Contains(out, "illegal indices filled") {
+		t.Errorf("db info KQvK.db: %q; want KQvK's tier alone, 59136 positions, the depths of losses only and illegal indices filled (-all's default)", out)
 	}
 	// Qg8 mates; the king that takes the queen leads into KvK, whose
 	// value is read from KvK.db.

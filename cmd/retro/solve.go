@@ -101,7 +101,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveRun) {
 	fs.DurationVar(&c.ckptEvery, "checkpoint-every", 5*time.Minute, "the `time` between two checkpoints of a solve in memory, at the barrier between two levels")
 	fs.StringVar(&c.dbPath, "db", "", "save the solution, every position's value and depth, to the database `file` (see retro query, verify, play)")
 	fs.BoolVar(&c.linked, "linked", false, "with -db, for a game of shared tiers (chess): keep the first tier alone, the endgame without those its captures and promotions lead to, which are read from their databases beside the file (KQvK.db, as solve chess -all writes them)")
-	fs.BoolVar(&c.lossDepths, "compact", false, "with -db: keep the depths of losses only, a win's found again from its moves when read (see retro db compact): about half the file on large games; not for games stored by symmetry classes (quixo, teeko)")
+	fs.BoolVar(&c.lossDepths, "compact", false, "with -db: keep the depths of losses only, a win's found again from its moves when read, and fill the illegal indices with the codes before them (see retro db compact): about half the file on large games; not for games stored by symmetry classes (quixo, teeko)")
 	return fs, c
 }
 
@@ -550,7 +550,9 @@ func (c *solveRun) chooseEngine(d *implicit.Descriptor, inst *instance) (engine.
 func (c *solveRun) dbOptions() db.Options {
 	o := db.Options{Workers: c.workers, GameVersion: c.desc.Version}
 	if c.lossDepths {
-		o.Coding = db.LossDepths
+		// Small: illegal indices filled too (not those of a solve from
+		// a start, its unreached positions).
+		o.Coding, o.Fill = db.LossDepths, true
 	}
 	return o
 }
