@@ -12,6 +12,7 @@ require (
 )
 
 require (
+	github.com/DataDog/zstd v1.5.7 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/felixge/fgprof v0.9.3 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect

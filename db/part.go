@@ -62,7 +62,7 @@ func WritePart(ctx context.Context, path string, src Source, n, first, last uint
 	if err != nil {
 		return nil, err
 	}
-	defer enc.Close()
+	defer enc.close()
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("db: creating %s: %w", path, err)

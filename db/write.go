@@ -53,7 +53,8 @@ type Options struct {
 	Coding Coding
 	// Level is zstd's level; if 0, zstd.SpeedBetterCompression, or
 	// SpeedBestCompression for LossDepths codes (a file made to be small:
-	// it takes six times the time, for a tenth less).
+	// the C library's level 15 where cgo is built, a fifth smaller than
+	// klauspost's best at four times its time; see bestLevel).
 	Level zstd.EncoderLevel
 	// GameVersion is the version of the game's index, for the header.
 	GameVersion int
@@ -136,8 +137,9 @@ func (o Options) normalized() (Options, error) {
 // EncoderBytes returns about the memory one compressor of a writer under
 // options o takes: zstd's match tables and history at o's level, which a
 // level fixes (TestEncoderBytes measures them). A Writer's Add and
-// WritePart hold Workers of them while they code; the default level of
-// LossDepths, the best, takes five times the others'.
+// WritePart hold Workers of them while they code. The default level of
+// LossDepths, the best, is the C library's where cgo is built (a context
+// made per block), klauspost's otherwise, five times the other levels'.
 func EncoderBytes(o Options) uint64 {
 	o, _ = o.normalized() // only the level matters, and it is always set
 	switch o.Level {
@@ -148,16 +150,10 @@ func EncoderBytes(o Options) uint64 {
 	case zstd.SpeedBetterCompression:
 		return 5 << 20
 	}
+	if cgoEncoder {
+		return 4 << 20
+	}
 	return 36 << 20
-}
-
-// encoder returns a zstd encoder of normalized options that compresses
-// on up to concurrency goroutines at once. Each costs a few MiB of tables,
-// so a Writer makes its encoders when it compresses and drops them after:
-// a writer opened at the start of a long solve holds none meanwhile.
-func (o Options) encoder(concurrency int) (*zstd.Encoder, error) {
-	return zstd.NewWriter(nil, zstd.WithEncoderLevel(o.Level), zstd.WithEncoderCRC(false), zstd.WithWindowSize(1<<20),
-		zstd.WithEncoderConcurrency(concurrency))
 }
 
 func (w *Writer) write(b []byte) error {
@@ -175,8 +171,11 @@ func (w *Writer) writeCompressed(b []byte) (Extent, error) {
 	if err != nil {
 		return Extent{}, err
 	}
-	z := enc.EncodeAll(b, nil)
-	enc.Close()
+	z, err := enc.encode(b, nil)
+	enc.close()
+	if err != nil {
+		return Extent{}, err
+	}
 	e := Extent{Offset: w.off, Length: uint64(len(z)), CRC: checksum(z), Raw: uint64(len(b))}
 	return e, w.write(z)
 }
@@ -192,7 +191,7 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 	if err != nil {
 		return err
 	}
-	defer enc.Close()
+	defer enc.close()
 	table, err := codeBlocks(ctx, enc, w.o.Workers, src, &s, 0, s.NumBlocks(), w.off, w.write)
 	if err != nil {
 		return err
@@ -257,7 +256,7 @@ func (w *Writer) endSection(s Section, table []byte, counts []uint32) error {
 // from src.Values, a batch at a time on the workers, and passes them to
 // write in order; it returns their block table entries, the first block
 // at offset base, and adds their counts, depths and bytes to s.
-func codeBlocks(ctx context.Context, enc *zstd.Encoder, workers int, src Source, s *Section, first, last, base uint64, write func([]byte) error) ([]byte, error) {
+func codeBlocks(ctx context.Context, enc encoder, workers int, src Source, s *Section, first, last, base uint64, write func([]byte) error) ([]byte, error) {
 	n := s.Size
 	table := make([]byte, 0, (last-first)*entrySize)
 	// Each slot of a batch keeps its buffers from one batch to the next.
@@ -290,9 +289,9 @@ func codeBlocks(ctx context.Context, enc *zstd.Encoder, workers int, src Source,
 				if err != nil {
 					return err
 				}
-				raws[j] = raw
-				out[j], counts[j] = enc.EncodeAll(raw, out[j][:0]), c
-				return nil
+				raws[j], counts[j] = raw, c
+				out[j], err = enc.encode(raw, out[j][:0])
+				return err
 			})
 		}
 		if err := g.Wait(); err != nil {
