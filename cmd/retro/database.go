@@ -696,7 +696,11 @@ func dbCompact(args []string, e *env) error {
 			return fmt.Errorf("%s: the values written differ from %s's header: removed", to, from)
 		}
 	}
-	fmt.Fprintf(e.stdout, "%s: %s, the depths of losses only (%s: %s); written in %v\n", to, text.HumanBytes(g.FileSize()),
+	filled := ""
+	if slices.ContainsFunc(g.Sections, func(s db.Section) bool { return s.Filled }) {
+		filled = ", illegal indices filled" // not those of a solve from the start
+	}
+	fmt.Fprintf(e.stdout, "%s: %s, the depths of losses only%s (%s: %s); written in %v\n", to, text.HumanBytes(g.FileSize()), filled,
 		from, text.HumanBytes(f.FileSize()), time.Since(start).Round(time.Millisecond))
 	return nil
 }
