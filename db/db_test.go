@@ -447,6 +447,23 @@ func TestFilled(t *testing.T) {
 			tab.Counts[engine.Loss] != r.Count(engine.Loss) || tab.Counts[engine.Draw] != r.Count(engine.Draw) {
 			t.Fatalf("%q: filled %v, counts %v", coding, tab.Filled, tab.Counts)
 		}
+		// A solve from a start keeps its unreached positions as illegal:
+		// not filled, and the file of the format its coding needs.
+		var start uint64
+		for r.Value(start) == engine.Illegal {
+			start++
+		}
+		path := filepath.Join(t.TempDir(), "reached.db")
+		writeDB(t, path, "chess", []string{"-material=KRvK"}, db.Options{Coding: coding, Fill: true},
+			db.Source{Values: r, MaxDepth: r.MaxDepth(), Start: &start, Reachable: true})
+		f, err := db.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if want := map[db.Coding]int{db.AllDepths: 1, db.LossDepths: 2}[coding]; f.Table(0).Filled || f.Format != want {
+			t.Errorf("%q from a start: filled %v, format %d; want not filled, format %d", coding, f.Table(0).Filled, f.Format, want)
+		}
 		if sizes[1] >= sizes[0] {
 			t.Errorf("%q: %d bytes filled, %d not", coding, sizes[1], sizes[0])
 		}

@@ -85,19 +85,12 @@ func Create(path, game string, args []string, input []byte, o Options) (*Writer,
 	if err != nil {
 		return nil, err
 	}
-	format := FormatVersion
-	switch {
-	case o.Fill:
-		format = formatFilled
-	case o.Coding == LossDepths:
-		format = formatLossDepths
-	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return nil, fmt.Errorf("db: creating %s: %w", path, err)
 	}
 	w := &Writer{path: path, tmp: f.Name(), f: f, o: o,
-		h: Header{Format: format, Game: game, Args: args, GameVersion: o.GameVersion}}
+		h: Header{Format: FormatVersion, Game: game, Args: args, GameVersion: o.GameVersion}}
 	if err := w.write([]byte(magic)); err != nil {
 		w.Abort()
 		return nil, err
@@ -249,6 +242,13 @@ func (w *Writer) endSection(s Section, table []byte, counts []uint32) error {
 		s.Directory = &e
 	}
 	w.h.Sections = append(w.h.Sections, s)
+	// The file's format is the latest its sections need.
+	switch {
+	case s.Filled:
+		w.h.Format = formatFilled
+	case s.Coding == LossDepths:
+		w.h.Format = max(w.h.Format, formatLossDepths)
+	}
 	return nil
 }
 
