@@ -22,7 +22,7 @@ const bestLevel = 15
 type goEncoder struct{ *zstd.Encoder }
 
 func (e goEncoder) encode(src, dst []byte) ([]byte, error) { return e.EncodeAll(src, dst), nil }
-func (e goEncoder) close()                                  { e.Close() }
+func (e goEncoder) close()                                 { e.Close() }
 
 // encoder returns the encoder of normalized options o for up to
 // concurrency blocks at once: the C library's at bestLevel for
