@@ -14,7 +14,8 @@ import (
 // coding a block of codes, and checks that EncoderBytes says about as
 // much: not under 60% of it (the memory plans count on it), nor over
 // 150% (a plan would refuse solves that fit). The C library's context,
-// outside Go's heap, is measured by the process's resident memory.
+// outside Go's heap, is measured by the process's resident memory, which
+// bounds it from below only.
 func TestEncoderBytes(t *testing.T) {
 	block := make([]byte, DefaultBlockSize)
 	for i := range block {
@@ -45,7 +46,11 @@ func TestEncoderBytes(t *testing.T) {
 		}
 		says := EncoderBytes(o)
 		t.Logf("%v: %d bytes allocated, EncoderBytes %d", level, took, says)
-		if float64(says) < 0.6*float64(took) || float64(says) > 1.5*float64(took) {
+		// The resident memory that a C context adds is a lower bound
+		// only: it may take pages the process held already (freed by
+		// earlier tests; under the race detector, 1.9 MiB of the 3.6).
+		c := level == zstd.SpeedBestCompression && cgoEncoder
+		if float64(says) < 0.6*float64(took) || (!c && float64(says) > 1.5*float64(took)) {
 			t.Errorf("%v: EncoderBytes says %d, a compressor allocated %d", level, says, took)
 		}
 	}
