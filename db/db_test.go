@@ -3,7 +3,9 @@ package db_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
@@ -234,6 +236,11 @@ func TestDamage(t *testing.T) {
 		{"garbage appended", func(b []byte) []byte { return append(b, "garbage"...) }, "footer"},
 		{"a file appended", func(b []byte) []byte { return append(b, good...) }, ""},
 		{"empty", func([]byte) []byte { return nil }, "too short"},
+		// A later retro's file, with a field this one does not know: refused
+		// by its format, not as damaged.
+		{"a later format", newHeader(func(h []byte) []byte {
+			return bytes.Replace(h, []byte(`"format":1,`), []byte(`"format":9,"later":true,`), 1)
+		}), "database format 9; this retro reads formats 1 to 3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -259,6 +266,20 @@ func TestDamage(t *testing.T) {
 func headerLen(b []byte) uint32 {
 	f := b[len(b)-24:]
 	return uint32(f[8]) | uint32(f[9])<<8 | uint32(f[10])<<16 | uint32(f[11])<<24
+}
+
+// newHeader returns an edit of a file that replaces its header by edit's
+// of it, the footer pointing at it with its checksum.
+func newHeader(edit func([]byte) []byte) func([]byte) []byte {
+	return func(b []byte) []byte {
+		hoff := len(b) - 24 - int(headerLen(b))
+		h := edit(append([]byte(nil), b[hoff:len(b)-24]...))
+		out := append(b[:hoff:hoff], h...)
+		out = binary.LittleEndian.AppendUint64(out, uint64(hoff))
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(h)))
+		out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(h, crc32.MakeTable(crc32.Castagnoli)))
+		return append(out, "RETRODB1"...)
+	}
 }
 
 func flip(at int) func([]byte) []byte {

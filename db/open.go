@@ -106,13 +106,21 @@ func open(f io.ReaderAt, size uint64, path string) (*File, error) {
 	if checksum(header) != hcrc {
 		return nil, damaged(path, "header", "checksum mismatch")
 	}
+	// The format first: a later one may hold fields this retro does not
+	// know, and is refused as such, not as damaged.
+	var version struct {
+		Format int `json:"format"`
+	}
+	if err := json.Unmarshal(header, &version); err != nil {
+		return nil, damaged(path, "header", "%v", err)
+	}
+	if version.Format < FormatVersion || version.Format > formatFilled {
+		return nil, fmt.Errorf("%s: database format %d; this retro reads formats %d to %d", path, version.Format, FormatVersion, formatFilled)
+	}
 	dec := json.NewDecoder(bytes.NewReader(header))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&db.Header); err != nil {
 		return nil, damaged(path, "header", "%v", err)
-	}
-	if db.Format < FormatVersion || db.Format > formatFilled {
-		return nil, fmt.Errorf("%s: database format %d; this retro reads formats %d to %d", path, db.Format, FormatVersion, formatFilled)
 	}
 	maxRaw, err := db.checkHeader(hoff)
 	if err != nil {
