@@ -132,7 +132,8 @@ func (o Options) normalized() (Options, error) {
 // level fixes (TestEncoderBytes measures them). A Writer's Add and
 // WritePart hold Workers of them while they code. The default level of
 // LossDepths, the best, is the C library's where cgo is built (a context
-// made per block), klauspost's otherwise, five times the other levels'.
+// per block coded at once, kept for the next: cContexts), klauspost's
+// otherwise, five times the other levels'.
 func EncoderBytes(o Options) uint64 {
 	o, _ = o.normalized() // only the level matters, and it is always set
 	switch o.Level {

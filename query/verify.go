@@ -36,7 +36,7 @@ const maxFirst = 5
 // Verify checks every index of g against its stored value, on all workers
 // (0: GOMAXPROCS), with the local rules (docs/database.md, retro verify) that together prove
 // the values right: an illegal index is stored as illegal and no other is
-// (where v's illegal indices are filled, FillsIllegal, they hold anything
+// (where v's illegal indices are filled, fillsIllegal, they hold anything
 // and count as illegal);
 // a terminal position holds the game's verdict at depth 0 and an inner one
 // without moves is a loss at depth 0; a win at depth d has a move to a loss
@@ -198,7 +198,7 @@ type local struct {
 	Report
 	buf           []uint64
 	legal, listed uint64 // VerifyTier's count of a parted tier's positions, and of its parts'
-	filled        bool   // the illegal indices of the values hold other codes (FillsIllegal)
+	filled        bool   // the illegal indices of the values hold other codes (fillsIllegal)
 	_             [64]byte
 }
 
@@ -207,17 +207,17 @@ type locals []local
 // newLocals returns the locals of workers (0: GOMAXPROCS) checking v.
 func newLocals(workers int, v engine.Values) locals {
 	ls := make(locals, parallel.Workers(workers))
-	filled := FillsIllegal(v)
+	filled := fillsIllegal(v)
 	for i := range ls {
 		ls[i].filled = filled
 	}
 	return ls
 }
 
-// FillsIllegal reports whether v's illegal indices read as legal positions
+// fillsIllegal reports whether v's illegal indices read as legal positions
 // (db.Section.Filled): v says so by a method FillsIllegal() bool. Then the
 // game's rules alone say which indices are illegal.
-func FillsIllegal(v engine.Values) bool {
+func fillsIllegal(v engine.Values) bool {
 	f, ok := storedValues(v).(interface{ FillsIllegal() bool })
 	return ok && f.FillsIllegal()
 }

@@ -48,7 +48,7 @@ type linkedValues struct {
 }
 
 // FillsIllegal reports whether the file's own illegal indices read as legal
-// positions (query.FillsIllegal); the moves into the other files reach
+// positions (db.Table.FillsIllegal, which verify asks); the moves into the other files reach
 // legal positions only.
 func (v *linkedValues) FillsIllegal() bool { return v.own.FillsIllegal() }
 
