@@ -289,13 +289,14 @@ func (s *parSolver) classify(ctx context.Context) error {
 		return s.classifyExits(ctx, eg, chunk)
 	}
 	classify := implicit.ClassifierOf(s.g)
+	set := storer(s.lanes)
 	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
 		var kind implicit.Kind
 		var k uint64
 		for i := lo; i < hi; i++ {
 			kind, k, buf = classify(i, buf)
-			s.start(w, i, kind, k)
+			s.start(w, set, i, kind, k)
 		}
 		s.bufs[w].buf = buf
 		s.prog.Advance(hi - lo)
@@ -304,14 +305,16 @@ func (s *parSolver) classify(ctx context.Context) error {
 }
 
 // start stores index i's initial value code, or its count k of moves while
-// it is unresolved, in its lane; worker w emits the positions resolved at
-// depth 0 (initial) as the first frontier.
-func (s *parSolver) start(w int, i uint64, kind implicit.Kind, k uint64) {
+// it is unresolved, in its lane with set (storer's: a lane's own store,
+// where a read-modify-write of its word would wait on the store to the
+// lane before it); worker w emits the positions resolved at depth 0
+// (initial) as the first frontier.
+func (s *parSolver) start(w int, set func(i, v uint64), i uint64, kind implicit.Kind, k uint64) {
 	v, frontier := initial(kind, k)
 	if v == Draw {
-		s.lanes.Set(i, k)
+		set(i, k)
 	} else {
-		s.lanes.Set(i, uint64(v)<<s.codeShift)
+		set(i, uint64(v)<<s.codeShift)
 	}
 	if frontier {
 		s.cur.Emit(w, i)
@@ -326,6 +329,7 @@ func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64)
 	if pg, ok := g.(Parted); ok {
 		return s.classifyParts(ctx, pg)
 	}
+	set := storer(s.lanes)
 	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
 		defer func() { s.bufs[w].buf = buf }()
@@ -337,13 +341,14 @@ func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64)
 			if kind == implicit.Inner && exit.Kind != NoExit {
 				k++
 				if e, ok := event(exit); ok {
-					s.addEvent(w, i, e)
+					s.exits.store(i, e)
+					s.countEvent(w, e)
 				}
 			}
 			if k > s.payloadMask {
 				return s.tooManyMoves(i, k)
 			}
-			s.start(w, i, kind, k)
+			s.start(w, set, i, kind, k)
 		}
 		s.prog.Advance(hi - lo)
 		return nil

@@ -267,13 +267,6 @@ func (ev *exitEvents) indexChunks(ctx context.Context, workers int) error {
 	return err
 }
 
-// addEvent records position p's exit action e (found by worker w while
-// classifying) in its lane and in the worker's count of its level.
-func (s *parSolver) addEvent(w int, p uint64, e uint64) {
-	s.exits.lanes.Set(p, e)
-	s.countEvent(w, e)
-}
-
 // countEvent counts exit action e, found by worker w, in its level.
 func (s *parSolver) countEvent(w int, e uint64) {
 	c := &s.bufs[w].levels
