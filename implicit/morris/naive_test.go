@@ -25,10 +25,10 @@ var naiveLines = []string{
 }
 
 type naiveBoard struct {
-	names []string
-	index map[string]int
-	mills [][3]int
-	near  [24][24]bool
+	names  []string
+	index  map[string]int
+	millOf [24][][3]int // the mills through each point
+	near   [24][24]bool
 }
 
 func newNaiveBoard() *naiveBoard {
@@ -49,7 +49,9 @@ func newNaiveBoard() *naiveBoard {
 	for _, l := range naiveLines {
 		f := strings.Fields(l)
 		m := [3]int{nb.index[f[0]], nb.index[f[1]], nb.index[f[2]]}
-		nb.mills = append(nb.mills, m)
+		for _, p := range m {
+			nb.millOf[p] = append(nb.millOf[p], m)
+		}
 		nb.near[m[0]][m[1]], nb.near[m[1]][m[0]] = true, true
 		nb.near[m[1]][m[2]], nb.near[m[2]][m[1]] = true, true
 	}
@@ -60,8 +62,8 @@ func newNaiveBoard() *naiveBoard {
 type naivePos [24]int8
 
 func (nb *naiveBoard) inMill(c *naivePos, p int) bool {
-	for _, m := range nb.mills {
-		if (m[0] == p || m[1] == p || m[2] == p) && c[m[0]] == c[p] && c[m[1]] == c[p] && c[m[2]] == c[p] {
+	for _, m := range nb.millOf[p] {
+		if c[m[0]] == c[p] && c[m[1]] == c[p] && c[m[2]] == c[p] {
 			return true
 		}
 	}
@@ -85,12 +87,11 @@ type naiveState struct {
 	hands [2]int
 }
 
-// moves lists the positions after each move of the player to move, as the
-// next player sees them: a placement while stones are in hand, otherwise a
-// slide (a flight with three stones left), each followed by each removal
-// a closed mill allows.
-func (nb *naiveBoard) moves(x naiveState) []naiveState {
-	var out []naiveState
+// moves appends to out the positions after each move of the player to
+// move, as the next player sees them: a placement while stones are in
+// hand, otherwise a slide (a flight with three stones left), each followed
+// by each removal a closed mill allows.
+func (nb *naiveBoard) moves(x naiveState, out []naiveState) []naiveState {
 	c := x.c
 	mine := count(&c, 1) + x.hands[0]
 	// after adds the position once the stone is on to, the cells next.
@@ -185,18 +186,23 @@ func naiveSolve(nb *naiveBoard, stones, max int) map[naiveKey][2]int {
 		}
 	}
 	gen(0, 0, max)
-	place := make(map[uint32]int, len(sets))
+	// place[s] is set s's number in sets (a slice over every 24-bit set
+	// rather than a map: each move looks up two).
+	place := make([]int32, 1<<24)
 	for i, s := range sets {
-		place[s] = i
+		place[s] = int32(i)
 	}
 	// The hands: equal (White to move) or the mover's one more (Black).
 	hands := [][2]int{{0, 0}}
 	for h := 0; h < stones; h++ {
 		hands = append(hands, [2]int{h + 1, h}, [2]int{h + 1, h + 1})
 	}
-	handOf := map[[2]int]int{}
-	for i, h := range hands {
-		handOf[h] = i
+	// The hands (a, b) are the (a+b)th: 0 0, 1 0, 1 1, 2 1, ...
+	handOf := func(h [2]int) int {
+		if i := h[0] + h[1]; i < len(hands) && hands[i] == h {
+			return i
+		}
+		panic(fmt.Sprintf("hands %v: not a position's", h))
 	}
 	ns := len(sets)
 	const open, lost, won = 0, 1, 2
@@ -224,7 +230,7 @@ func naiveSolve(nb *naiveBoard, stones, max int) map[naiveKey][2]int {
 			state[i] = -1 // not a position
 			continue
 		}
-		if count3(x)+h[0] < 3 || len(nb.moves(stateOf(i))) == 0 {
+		if count3(x)+h[0] < 3 || len(nb.moves(stateOf(i), nil)) == 0 {
 			state[i] = lost // over, or blocked: lost at depth 0
 			continue
 		}
@@ -232,7 +238,7 @@ func naiveSolve(nb *naiveBoard, stones, max int) map[naiveKey][2]int {
 	}
 	indexOf := func(x naiveState) int {
 		k := key(x.c)
-		return (handOf[x.hands]*ns+place[k[0]])*ns + place[k[1]]
+		return (handOf(x.hands)*ns+int(place[k[0]]))*ns + int(place[k[1]])
 	}
 	// Each pass reads what the passes before it decided and decides the
 	// positions it can, in parallel chunks that write only their own lists.
@@ -249,9 +255,11 @@ func naiveSolve(nb *naiveBoard, stones, max int) map[naiveKey][2]int {
 		for w := range workers {
 			part := todo[min(w*chunk, len(todo)):min((w+1)*chunk, len(todo))]
 			wg.Go(func() {
+				var buf []naiveState
 				for _, i := range part {
 					win, allWins := false, true
-					for _, m := range nb.moves(stateOf(i)) {
+					buf = nb.moves(stateOf(i), buf[:0])
+					for _, m := range buf {
 						j := indexOf(m)
 						if state[j] == lost {
 							win = true
