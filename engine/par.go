@@ -377,7 +377,7 @@ func (s *parSolver) classifyParts(ctx context.Context, g Parted) error {
 	if err != nil {
 		return err
 	}
-	setLane, setExit := storer(s.lanes), storer(s.exits.lanes)
+	setLane := storer(s.lanes)
 	type classified struct {
 		kind implicit.Kind
 		k    uint64
@@ -402,7 +402,7 @@ func (s *parSolver) classifyParts(ctx context.Context, g Parted) error {
 				if c.kind == implicit.Inner && c.exit.Kind != NoExit {
 					c.k++
 					if e, ok := event(c.exit); ok {
-						setExit(i, e)
+						s.exits.store(i, e)
 						s.countEvent(w, e)
 					}
 				}

@@ -82,6 +82,12 @@ type exitEvents struct {
 // solve's time before they passed over the others.
 const eventChunk = 4096
 
+// chunkMaskBytes is what the masks of levels add to the memory per index.
+const chunkMaskBytes = 32.0 / eventChunk
+
+// chunkWords returns the words of the lanes that a chunk covers.
+func (ev *exitEvents) chunkWords() uint64 { return eventChunk * uint64(ev.lanes.Width()) / 64 }
+
 // newExitEvents returns the events of n positions in lanes of the given
 // width, none yet.
 func newExitEvents(n uint64, width uint) *exitEvents {
@@ -120,7 +126,7 @@ func exitBytesPerIndex(g implicit.Game) float64 {
 	if !ok {
 		return 0
 	}
-	return float64(exitWidth(eg))/8 + 32.0/eventChunk
+	return float64(exitWidth(eg))/8 + chunkMaskBytes
 }
 
 // ExitGameBytes bounds the parallel engine's memory for an ExitGame of n
@@ -132,7 +138,7 @@ func ExitGameBytes(n, maxMoves uint64) uint64 {
 	if err != nil {
 		w = 32
 	}
-	return uint64(float64(n) * (parBytesPerIndex(w) + 2 + 32.0/eventChunk))
+	return uint64(float64(n) * (parBytesPerIndex(w) + 2 + chunkMaskBytes))
 }
 
 // exitWidth is the lane width for an ExitGame's events.
@@ -206,7 +212,7 @@ func (ev *exitEvents) scan(ctx context.Context, workers int, depth uint64, act f
 	words := ev.lanes.Words()
 	width := ev.lanes.Width()
 	perWord := uint64(64 / width)
-	perChunk := eventChunk / perWord // words per chunk
+	perChunk := ev.chunkWords()
 	laneMask := uint64(1)<<width - 1
 	bit := depth & 255
 	// A word holds a lane of this level if some lane, its low bit
@@ -244,7 +250,7 @@ func (ev *exitEvents) scan(ctx context.Context, workers int, depth uint64, act f
 func (ev *exitEvents) indexChunks(ctx context.Context, workers int) error {
 	words := ev.lanes.Words()
 	width := uint64(ev.lanes.Width())
-	perChunk := eventChunk * width / 64 // words per chunk
+	perChunk := ev.chunkWords()
 	laneMask := uint64(1)<<width - 1
 	chunks := (ev.lanes.Len() + eventChunk - 1) / eventChunk
 	levels := make([][4]uint64, chunks)

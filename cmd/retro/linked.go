@@ -48,8 +48,8 @@ type linkedValues struct {
 }
 
 // FillsIllegal reports whether the file's own illegal indices read as legal
-// positions (db.Table.FillsIllegal, which verify asks); the moves into the other files reach
-// legal positions only.
+// positions (db.Table.FillsIllegal, which verify asks); the moves into the
+// other files reach legal positions only.
 func (v *linkedValues) FillsIllegal() bool { return v.own.FillsIllegal() }
 
 func newLinkedValues(f *db.File, tab *db.Table, g implicit.Tiered, arg string) (*linkedValues, error) {

@@ -95,8 +95,8 @@ func churnLimit(flag byteSize) uint64 {
 // dbWriterBytes is the memory of the database writer under options o:
 // per worker, a compressor (db.EncoderBytes: 5 MiB at the usual level, 4
 // at -compact's, the C library's, or 36 without cgo) and two blocks of
-// DefaultBlockSize bytes in flight, raw and compressed (measured with quixo -n 4 and police 48 x 48: about 6
-// MiB each at the usual level).
+// DefaultBlockSize bytes in flight, raw and compressed (measured with
+// quixo -n 4 and police 48 x 48: about 6 MiB each at the usual level).
 func dbWriterBytes(o db.Options) uint64 {
 	return uint64(parallel.Workers(o.Workers)) * (db.EncoderBytes(o) + 4*db.DefaultBlockSize)
 }
