@@ -3,6 +3,7 @@ package morris
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -140,11 +141,12 @@ func (nb *naiveBoard) moves(x naiveState, out []naiveState) []naiveState {
 	return out
 }
 
+// other[x] is cell x as the other player sees it (0 stays 0).
+var other = [256]int8{1: 2, 2: 1}
+
 func swap(c naivePos) naivePos {
 	for i, x := range c {
-		if x != 0 {
-			c[i] = 3 - x
-		}
+		c[i] = other[uint8(x)]
 	}
 	return c
 }
@@ -152,9 +154,8 @@ func swap(c naivePos) naivePos {
 func key(c naivePos) [2]uint32 {
 	var k [2]uint32
 	for i, x := range c {
-		if x != 0 {
-			k[x-1] |= 1 << i
-		}
+		k[0] |= uint32(x&1) << i  // 1: the player to move's
+		k[1] |= uint32(x>>1) << i // 2: the other's
 	}
 	return k
 }
@@ -213,13 +214,11 @@ func naiveSolve(nb *naiveBoard, stones, max int) map[naiveKey][2]int {
 		var c naivePos
 		h := hands[i/(ns*ns)]
 		i %= ns * ns
-		for p := range 24 {
-			if sets[i/ns]>>p&1 != 0 {
-				c[p] = 1
-			}
-			if sets[i%ns]>>p&1 != 0 {
-				c[p] = 2
-			}
+		for s := sets[i/ns]; s != 0; s &= s - 1 {
+			c[bits.TrailingZeros32(s)] = 1
+		}
+		for s := sets[i%ns]; s != 0; s &= s - 1 {
+			c[bits.TrailingZeros32(s)] = 2
 		}
 		return naiveState{c, h}
 	}
@@ -240,14 +239,15 @@ func naiveSolve(nb *naiveBoard, stones, max int) map[naiveKey][2]int {
 		k := key(x.c)
 		return (handOf(x.hands)*ns+int(place[k[0]]))*ns + int(place[k[1]])
 	}
-	// Each pass reads what the passes before it decided and decides the
-	// positions it can, in parallel chunks that write only their own lists.
+	// inParts runs do over todo in parallel chunks, each writing only its
+	// own lists.
+	workers := runtime.GOMAXPROCS(0)
 	type decision struct {
 		i     int
 		state int8
+		depth int16
 	}
-	workers := runtime.GOMAXPROCS(0)
-	for pass := int16(1); len(todo) > 0; pass++ {
+	inParts := func(todo []int, do func(i int, buf []naiveState, found *[]decision, left *[]int) []naiveState) ([]decision, []int) {
 		chunk := (len(todo) + workers - 1) / workers
 		found := make([][]decision, workers)
 		left := make([][]int, workers)
@@ -257,40 +257,88 @@ func naiveSolve(nb *naiveBoard, stones, max int) map[naiveKey][2]int {
 			wg.Go(func() {
 				var buf []naiveState
 				for _, i := range part {
-					win, allWins := false, true
-					buf = nb.moves(stateOf(i), buf[:0])
-					for _, m := range buf {
-						j := indexOf(m)
-						if state[j] == lost {
-							win = true
-						}
-						if state[j] != won {
-							allWins = false
-						}
-					}
-					switch {
-					case win:
-						found[w] = append(found[w], decision{i, won})
-					case allWins:
-						found[w] = append(found[w], decision{i, lost})
-					default:
-						left[w] = append(left[w], i)
-					}
+					buf = do(i, buf, &found[w], &left[w])
 				}
 			})
 		}
 		wg.Wait()
-		n := 0
-		for w := range workers {
-			for _, d := range found[w] {
-				state[d.i], depth[d.i] = d.state, pass
-				n++
+		return slices.Concat(found...), slices.Concat(left...)
+	}
+	// A move with stones in hand takes the hands (a, b) to (b, a-1), one
+	// level down: the ending (level 0) alone has cycles. Its positions are
+	// decided by the fixpoint: each pass reads what the passes before it
+	// decided and decides the positions it can, at the pass's depth.
+	levels := make([][]int, len(hands))
+	for _, i := range todo {
+		levels[i/(ns*ns)] = append(levels[i/(ns*ns)], i)
+	}
+	for pass, open := int16(1), levels[0]; len(open) > 0; pass++ {
+		found, left := inParts(open, func(i int, buf []naiveState, found *[]decision, left *[]int) []naiveState {
+			win, allWins := false, true
+			buf = nb.moves(stateOf(i), buf[:0])
+			for _, m := range buf {
+				j := indexOf(m)
+				if state[j] == lost {
+					win = true
+				}
+				if state[j] != won {
+					allWins = false
+				}
 			}
+			switch {
+			case win:
+				*found = append(*found, decision{i, won, pass})
+			case allWins:
+				*found = append(*found, decision{i, lost, pass})
+			default:
+				*left = append(*left, i)
+			}
+			return buf
+		})
+		for _, d := range found {
+			state[d.i], depth[d.i] = d.state, d.depth
 		}
-		if n == 0 {
+		if len(found) == 0 {
 			break
 		}
-		todo = slices.Concat(left...)
+		open = left
+	}
+	// Each placement level, once the level below is decided, by the
+	// definitions alone: a win moves to a loss (its depth one more than the
+	// least such loss's), a loss moves to wins only (one more than the
+	// deepest's), a draw does neither.
+	for _, level := range levels[1:] {
+		found, _ := inParts(level, func(i int, buf []naiveState, found *[]decision, _ *[]int) []naiveState {
+			win, allWins := false, true
+			least, most := int16(-1), int16(0)
+			buf = nb.moves(stateOf(i), buf[:0])
+			for _, m := range buf {
+				j := indexOf(m)
+				switch state[j] {
+				case lost:
+					win = true
+					if least < 0 || depth[j] < least {
+						least = depth[j]
+					}
+				case won:
+					if depth[j] > most {
+						most = depth[j]
+					}
+				default:
+					allWins = false
+				}
+			}
+			switch {
+			case win:
+				*found = append(*found, decision{i, won, least + 1})
+			case allWins:
+				*found = append(*found, decision{i, lost, most + 1})
+			}
+			return buf
+		})
+		for _, d := range found {
+			state[d.i], depth[d.i] = d.state, d.depth
+		}
 	}
 	val := map[naiveKey][2]int{}
 	for i, st := range state {
