@@ -61,6 +61,7 @@ func TestConsistency(t *testing.T) {
 // mirroring: every position, either player to move, has the same value and
 // depth, and the positions cover the index's legal indices exactly.
 func TestNaive(t *testing.T) {
+	testsize.SkipUnderRace(t, "a naive oracle; the engines on these games are raced in TestEngines")
 	for _, kinds := range []string{"", "C", "G", "E"} {
 		all, want := naiveSolve(kinds)
 		for _, mirror := range []bool{false, true} {

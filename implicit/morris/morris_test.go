@@ -22,6 +22,7 @@ import (
 // detector's run, where the three variants took 45 s) the standard game
 // alone.
 func TestContract(t *testing.T) {
+	testsize.SkipUnderRace(t, "one goroutine's checks; morris under parallel workers is raced in TestSymmetricIndex")
 	variants := []Variant{Standard, Lasker, Morabaraba}
 	if testing.Short() {
 		variants = variants[:1]
@@ -262,9 +263,9 @@ func symmetricAndPlain(t *testing.T, v Variant, maxStones int) (*Game, *Game) {
 // TestTierParts checks that the parts of every tier of the whole standard
 // game up to 300,000 indices list each of its positions once, over
 // the symmetric index and the plain one, Lasker's and Morabaraba's too
-// (but under -short: the race detector's run, where this single-threaded
-// walk took 84 of the package's 210 seconds).
+// (but under -short).
 func TestTierParts(t *testing.T) {
+	testsize.SkipUnderRace(t, "one goroutine's checks; morris under parallel workers is raced in TestSymmetricIndex")
 	variants := []Variant{Standard, Lasker, Morabaraba}
 	if testing.Short() {
 		variants = variants[:1]
@@ -284,6 +285,7 @@ func TestTierParts(t *testing.T) {
 // and whole on the parallel engine: every index has the same value and
 // depth.
 func TestTieredPlacement(t *testing.T) {
+	testsize.SkipUnderRace(t, "tier.Solve is raced in package tier, morris under parallel workers in TestSymmetricIndex")
 	v := Standard
 	v.Stones = 3
 	g, err := New(v, 0)

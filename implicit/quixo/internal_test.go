@@ -75,6 +75,7 @@ func TestSmallest4(t *testing.T) {
 // from the tables marks the canonical boards of ranges of every
 // alignment. 4 x 4 (86 million boards) in the long run only.
 func TestClassTables(t *testing.T) {
+	testsize.SkipUnderRace(t, "one goroutine's checks; quixo under parallel workers is raced in TestThreeByThree and TestTieredSolve")
 	type size struct{ n, minCubes int }
 	sizes := []size{{2, 0}, {3, 0}, {3, 4}, {4, 12}}
 	if testsize.Long() {

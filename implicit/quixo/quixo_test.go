@@ -190,6 +190,7 @@ func TestRanks(t *testing.T) {
 // TestTiers checks the tiers' contract, with and without -min-cubes, on
 // every board of the small sides and samples of 4 x 4 and 5 x 5.
 func TestTiers(t *testing.T) {
+	testsize.SkipUnderRace(t, "one goroutine's checks; quixo under parallel workers is raced in TestThreeByThree and TestTieredSolve")
 	for _, c := range []struct{ n, min, samples int }{{2, 0, 1000}, {3, 0, 50000}, {3, 5, 50000}, {4, 0, 20000}, {4, 12, 20000}, {5, 0, 5000}, {5, 23, 5000}} {
 		g, err := quixo.NewFrom(c.n, c.min)
 		if err != nil {
@@ -281,6 +282,7 @@ func TestTieredCompact(t *testing.T) {
 // moves numbered and deduplicated (Compact's general path), on every class
 // of 2 x 2 and 3 x 3 and a sample of 4 x 4 and 5 x 5 boards.
 func TestClassifyClasses(t *testing.T) {
+	testsize.SkipUnderRace(t, "one goroutine's checks; quixo under parallel workers is raced in TestThreeByThree and TestTieredSolve")
 	for n, step := range map[int]uint64{2: 1, 3: 1, 4: 307, 5: 100_000_007} {
 		g, err := quixo.New(n)
 		if err != nil {

@@ -25,3 +25,16 @@ func SkipUnlessLong(t testing.TB) {
 		t.Skip("a long test: run with " + Env + "=1")
 	}
 }
+
+// SkipUnderRace skips t under the race detector (.ci/run's race run),
+// which makes a test five to ten times slower, where the concurrency t
+// would meet is raced by other tests: t checks code that runs in one
+// goroutine (a game's rules walked over its index, a table, a naive
+// oracle), where the detector finds nothing, or repeats a parallel solve
+// that another test of the package races. why says which.
+func SkipUnderRace(t testing.TB, why string) {
+	t.Helper()
+	if Race {
+		t.Skip("skipped under the race detector: " + why)
+	}
+}
