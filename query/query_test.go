@@ -2,6 +2,7 @@ package query_test
 
 import (
 	"context"
+	"github.com/retro-solver/retro/internal/testsize"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -129,8 +130,11 @@ func TestVerifyTier(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	alter := 20
-	if testing.Short() {
-		alter = 1 // the race detector's run: each try verifies the whole game
+	switch {
+	case testsize.Race:
+		alter = 0 // each try verifies the whole game again, on the paths above
+	case testing.Short():
+		alter = 1
 	}
 	for tries := 0; tries < alter; {
 		at := rng.Uint64N(g.Size())
