@@ -69,7 +69,9 @@ func TestMemoryEstimate(t *testing.T) {
 		{"pawns", "testdata/golden/big.pawns", "-engine", "par"},
 	}
 	if testsize.Long() {
-		cases = append(cases, []string{"quixo", "-n", "4"}, []string{"quixo", "-n", "4", "-db", filepath.Join(dir, "q.db")}, []string{"teeko"})
+		// Teeko's estimate is the same as Quixo's: a symmetric game solved
+		// over its classes.
+		cases = append(cases, []string{"quixo", "-n", "4"}, []string{"quixo", "-n", "4", "-db", filepath.Join(dir, "q.db")})
 	}
 	for _, args := range cases {
 		errs, code, peak := child(t, append([]string{"solve"}, append(args, "-progress")...)...)
