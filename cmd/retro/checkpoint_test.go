@@ -88,7 +88,7 @@ func TestKillAndResume(t *testing.T) {
 			t.Fatal(err)
 		}
 		allKills := 0
-		for round := range 5 {
+		for round := range 3 {
 			got := filepath.Join(dir, c.name+"-resumed.db")
 			args := append(c.args, "-db", got)
 			kills := 0
@@ -113,7 +113,7 @@ func TestKillAndResume(t *testing.T) {
 		}
 		if allKills == 0 {
 			// The solve never showed the mark: it kept no checkpoint.
-			t.Errorf("%s: no solve was killed in 5 rounds", c.name)
+			t.Errorf("%s: no solve was killed in 3 rounds", c.name)
 		}
 	}
 }
