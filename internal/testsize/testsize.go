@@ -3,7 +3,8 @@
 // fewer random games, smaller boards and the slowest solves skipped. With
 // RETRO_LONG_TESTS=1 in the environment, as .ci/run sets it, the tests run
 // in full (several minutes). -short keeps a run quick whatever the
-// environment (the race detector's run in .ci/run uses it).
+// environment (the race detector's run in .ci/run uses it), and Race
+// trims it further where the detector needs a path once (SkipUnderRace).
 package testsize
 
 import (
