@@ -17,8 +17,10 @@ import (
 // A naive reference for the endings, written apart from the package: its
 // own board (points by name, lines as lists of names), a position as an
 // array of 24 cells, every move listed by looking at every cell, and the
-// fixpoint iteration over all positions (pass n decides the positions
-// whose value and depth n follow from those decided before).
+// fixpoint iteration over all positions of the ending (pass n decides the
+// positions whose value and depth n follow from those decided before);
+// the placements, which move one level of hands down, by the definitions
+// from the level below.
 
 var naiveLines = []string{
 	"a7 d7 g7", "b6 d6 f6", "c5 d5 e5", "a4 b4 c4", "e4 f4 g4", "c3 d3 e3", "b2 d2 f2", "a1 d1 g1",
