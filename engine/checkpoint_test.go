@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/retro-solver/retro/internal/testsize"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // TestCheckpointResume stops solves of random graphs just after the k-th

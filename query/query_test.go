@@ -2,7 +2,6 @@ package query_test
 
 import (
 	"context"
-	"github.com/retro-solver/retro/internal/testsize"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/engine/enginetest"
 	"github.com/retro-solver/retro/implicit/morris"
+	"github.com/retro-solver/retro/internal/testsize"
 	"github.com/retro-solver/retro/query"
 )
 
