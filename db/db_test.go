@@ -240,7 +240,7 @@ func TestDamage(t *testing.T) {
 		// by its format, not as damaged.
 		{"a later format", newHeader(func(h []byte) []byte {
 			return bytes.Replace(h, []byte(`"format":1,`), []byte(`"format":9,"later":true,`), 1)
-		}), "database format 9; this retro reads formats 1 to 3"},
+		}), "database format 9; this retro reads formats 1 to 4"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -360,13 +360,26 @@ func (s synthetic) Lookup(i uint64) (engine.Value, uint64, error) {
 	return v, i * 7919 % (s.max + 1), nil
 }
 
-// TestCodeWidths writes values whose codes take 1, 2 and 4 bytes, in both
-// codings, with a histogram of one depth per bar and of buckets, reads
+// stored returns what a file of coding c reads for a position of value v
+// at depth d: a win without its depth where c leaves it out, a draw at
+// engine.NoDepth for a win or a draw where c keeps the losses alone.
+func stored(c db.Coding, v engine.Value, d uint64) (engine.Value, uint64) {
+	switch {
+	case c == db.Losses && (v == engine.Win || v == engine.Draw):
+		return engine.Draw, engine.NoDepth
+	case c == db.LossDepths && v == engine.Win:
+		return v, engine.NoDepth
+	}
+	return v, d
+}
+
+// TestCodeWidths writes values whose codes take 1, 2 and 4 bytes, in each
+// coding, with a histogram of one depth per bar and of buckets, reads
 // every index back (one by one and in runs across blocks) and compares the
 // counts and the histogram with the source's; a source with a depth beyond
 // the maximum it declares is refused.
 func TestCodeWidths(t *testing.T) {
-	for _, coding := range []db.Coding{db.AllDepths, db.LossDepths} {
+	for _, coding := range []db.Coding{db.AllDepths, db.LossDepths, db.Losses} {
 		for _, max := range []uint64{100, 5000, 70000} {
 			src := synthetic{n: 200_000, max: max}
 			path := filepath.Join(t.TempDir(), "s.db")
@@ -376,7 +389,7 @@ func TestCodeWidths(t *testing.T) {
 				t.Fatal(err)
 			}
 			tab := f.Table(0)
-			if wantFormat := map[db.Coding]int{db.AllDepths: 1, db.LossDepths: 2}[coding]; f.Format != wantFormat || tab.Coding != coding {
+			if wantFormat := map[db.Coding]int{db.AllDepths: 1, db.LossDepths: 2, db.Losses: 4}[coding]; f.Format != wantFormat || tab.Coding != coding {
 				t.Fatalf("%q: format %d, coding %q", coding, f.Format, tab.Coding)
 			}
 			want := db.NewDepths(max)
@@ -389,9 +402,7 @@ func TestCodeWidths(t *testing.T) {
 				v, d, _ := src.Lookup(i)
 				counts[v]++
 				want.Add(v, d, 1)
-				if v == engine.Win && coding == db.LossDepths {
-					d = engine.NoDepth
-				}
+				v, d = stored(coding, v, d)
 				if gv, gd, err := tab.Lookup(i); err != nil || gv != v || gd != d || vals[i] != v || depths[i] != d {
 					t.Fatalf("%q, max depth %d, index %d: stored %v %d (%v), in a run %v %d; want %v %d", coding, max, i, gv, gd, err, vals[i], depths[i], v, d)
 				}
@@ -449,7 +460,7 @@ func TestFilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, coding := range []db.Coding{db.AllDepths, db.LossDepths} {
+	for _, coding := range []db.Coding{db.AllDepths, db.LossDepths, db.Losses} {
 		var sizes [2]int64
 		var tab *db.Table
 		for k, fill := range []bool{false, true} {
@@ -482,7 +493,7 @@ func TestFilled(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if want := map[db.Coding]int{db.AllDepths: 1, db.LossDepths: 2}[coding]; f.Table(0).Filled || f.Format != want {
+		if want := map[db.Coding]int{db.AllDepths: 1, db.LossDepths: 2, db.Losses: 4}[coding]; f.Table(0).Filled || f.Format != want {
 			t.Errorf("%q from a start: filled %v, format %d; want not filled, format %d", coding, f.Table(0).Filled, f.Format, want)
 		}
 		if sizes[1] >= sizes[0] {
@@ -501,9 +512,7 @@ func TestFilled(t *testing.T) {
 			}
 			sv, sd := r.Value(i), r.Depth(i)
 			want.Add(sv, sd, 1)
-			if coding == db.LossDepths && sv == engine.Win {
-				sd = engine.NoDepth
-			}
+			sv, sd = stored(coding, sv, sd)
 			switch {
 			case sv == engine.Illegal && (query.Entry{Value: v, Depth: d}) != before:
 				t.Fatalf("%q: illegal index %d reads %v %d, want the one before it, %v", coding, i, v, d, before)
@@ -522,7 +531,7 @@ func TestFilled(t *testing.T) {
 			t.Errorf("%q: CountDepths counted a filled file's codes", coding)
 		}
 		var vals engine.Values = tab
-		if coding == db.LossDepths {
+		if coding.FromMoves() {
 			vals = query.WinDepthsMemo(g, tab, 1<<20)
 		}
 		rep, err := query.Verify(context.Background(), g, vals, 2, nil)

@@ -37,15 +37,17 @@ import (
 // FormatVersion is the version of the layout this package writes: 1 for
 // codes of every depth, 2 where a section's codes leave out the depths of
 // wins (LossDepths), 3 where a section's illegal indices hold the codes of
-// positions before them (Section.Filled); a reader of an earlier version
-// would misread either. Open reads all three.
+// positions before them (Section.Filled), 4 where a section's codes keep
+// the losses alone (Losses); a reader of an earlier version would misread
+// each. Open reads all four.
 const FormatVersion = 1
 
-// formatLossDepths and formatFilled are the versions of a file with a
-// LossDepths section, and with a Filled one.
+// formatLossDepths, formatFilled and formatLosses are the versions of a
+// file with a LossDepths section, with a Filled one, and with a Losses one.
 const (
 	formatLossDepths = 2
 	formatFilled     = 3
+	formatLosses     = 4
 )
 
 const (
@@ -253,15 +255,48 @@ const (
 	// on Nine Men's Morris the codes fit in a byte and compress to half the
 	// size of AllDepths'.
 	LossDepths Coding = "loss-depth"
+	// Losses codes keep the losses alone, with their depths: 0 for an
+	// illegal index, 1 for a position that is not a loss (a win or a
+	// draw), 2+d for a loss at depth d. Such a position is a win if it
+	// moves to a loss, at one more than the least depth among those (0 for
+	// a terminal win), and a draw otherwise (query.WinDepths): where wins
+	// and draws mix, as in most chess endgames of five pieces, the
+	// boundary between them is what the other codings spend the most bits
+	// on.
+	Losses Coding = "losses"
 )
 
 // known reports whether c is a coding this package reads.
-func (c Coding) known() bool { return c == AllDepths || c == LossDepths }
+func (c Coding) known() bool { return c == AllDepths || c == LossDepths || c == Losses }
+
+// FromMoves reports whether the coding leaves out what a position's moves
+// tell: the depths of wins (LossDepths), and whether a position that is
+// not a loss is a win or a draw (Losses). Readers find them with
+// query.WinDepths.
+func (c Coding) FromMoves() bool { return c != AllDepths }
+
+// tells reports whether the code of a position of value v tells v and its
+// depth: not that of a win where the coding leaves out its depth, nor that
+// of a win or a draw where it keeps the losses alone.
+func (c Coding) tells(v engine.Value) bool {
+	switch c {
+	case LossDepths:
+		return v != engine.Win
+	case Losses:
+		return v != engine.Win && v != engine.Draw
+	}
+	return true
+}
 
 // Code returns the code of a value and depth.
 func (c Coding) Code(v engine.Value, depth uint64) uint64 {
-	if c == AllDepths {
+	switch {
+	case c == AllDepths:
 		return Code(v, depth)
+	case c == Losses && v == engine.Loss:
+		return 2 + depth
+	case c == Losses && (v == engine.Win || v == engine.Draw):
+		return 1
 	}
 	switch v {
 	case engine.Draw:
@@ -275,17 +310,21 @@ func (c Coding) Code(v engine.Value, depth uint64) uint64 {
 }
 
 // Decode returns the value and depth a code stores: engine.NoDepth for the
-// depth of a win that the coding leaves out.
+// depth of a win that the coding leaves out, and a draw at engine.NoDepth
+// for a position that is a win or a draw (Losses), which its moves tell.
 func (c Coding) Decode(code uint64) (engine.Value, uint64) {
-	if c == AllDepths {
+	switch {
+	case c == AllDepths:
 		return Decode(code)
-	}
-	switch code {
-	case 0:
+	case code == 0:
 		return engine.Illegal, 0
-	case 1:
+	case c == Losses && code == 1:
+		return engine.Draw, engine.NoDepth
+	case c == Losses:
+		return engine.Loss, code - 2
+	case code == 1:
 		return engine.Draw, 0
-	case 2:
+	case code == 2:
 		return engine.Win, engine.NoDepth
 	}
 	return engine.Loss, code - 3

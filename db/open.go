@@ -114,8 +114,8 @@ func open(f io.ReaderAt, size uint64, path string) (*File, error) {
 	if err := json.Unmarshal(header, &version); err != nil {
 		return nil, damaged(path, "header", "%v", err)
 	}
-	if version.Format < FormatVersion || version.Format > formatFilled {
-		return nil, fmt.Errorf("%s: database format %d; this retro reads formats %d to %d", path, version.Format, FormatVersion, formatFilled)
+	if version.Format < FormatVersion || version.Format > formatLosses {
+		return nil, fmt.Errorf("%s: database format %d; this retro reads formats %d to %d", path, version.Format, FormatVersion, formatLosses)
 	}
 	dec := json.NewDecoder(bytes.NewReader(header))
 	dec.DisallowUnknownFields()
@@ -179,7 +179,7 @@ func (db *File) checkHeader(hoff uint64) (uint64, error) {
 		if s.Depths != nil && !s.Depths.fits(s.Counts, s.MaxDepth) {
 			return 0, damaged(db.path, part, "the depth histogram does not fit the counts")
 		}
-		if !s.Coding.known() || (s.Coding != AllDepths && db.Format < formatLossDepths) {
+		if !s.Coding.known() || (s.Coding != AllDepths && db.Format < formatLossDepths) || (s.Coding == Losses && db.Format < formatLosses) {
 			return 0, damaged(db.path, part, "coding %q in a file of format %d", s.Coding, db.Format)
 		}
 		if s.Filled && (db.Format < formatFilled || s.Reachable || s.Directory != nil || s.Depths == nil) {
@@ -597,7 +597,7 @@ func (t *Table) blocksOf(ranges [][2]uint64) []bool {
 // the wins and losses by depth, as the header of a file written today
 // holds them (Section.Depths); the blocks are not kept unless Load kept
 // them already. Where the coding leaves out the depths of wins
-// (LossDepths), it counts the losses only.
+// (LossDepths, Losses), it counts the losses only.
 func (t *Table) CountDepths(ctx context.Context, workers int) (*Depths, error) {
 	if t.Filled {
 		// Its illegal indices read as legal positions; its header has them.

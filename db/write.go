@@ -37,7 +37,8 @@ type Source struct {
 	FirstTier bool
 	// WinDepths counts the wins by depth (as Depths.Win, for MaxDepth)
 	// where Values leave their depths out (engine.NoDepth: a LossDepths
-	// file's, rewritten); nil where Values give them.
+	// file's, rewritten); nil where Values give them. Values tell wins
+	// from draws.
 	WinDepths []uint64
 }
 
@@ -52,7 +53,7 @@ type Options struct {
 	// Coding is what the codes store (AllDepths if empty).
 	Coding Coding
 	// Level is zstd's level; if 0, zstd.SpeedBetterCompression, or
-	// SpeedBestCompression for LossDepths codes (a file made to be small:
+	// SpeedBestCompression for LossDepths and Losses codes (a file made to be small:
 	// the C library's level 15 where cgo is built, a fifth smaller than
 	// klauspost's best at four times its time; see bestLevel).
 	Level zstd.EncoderLevel
@@ -120,7 +121,7 @@ func (o Options) normalized() (Options, error) {
 	}
 	if o.Level == 0 {
 		o.Level = zstd.SpeedBetterCompression
-		if o.Coding == LossDepths {
+		if o.Coding.FromMoves() {
 			o.Level = zstd.SpeedBestCompression
 		}
 	}
@@ -201,7 +202,7 @@ func newSection(o Options, src Source, n uint64) (Section, error) {
 	if err != nil {
 		return Section{}, err
 	}
-	if coding == LossDepths && src.Directory != nil {
+	if coding.FromMoves() && src.Directory != nil {
 		// A win's depth is found again from its moves, which a file
 		// indexed by symmetry classes cannot name without numbering them.
 		return Section{}, errors.New("db: a game solved over its symmetry classes is stored with every depth")
@@ -245,8 +246,10 @@ func (w *Writer) endSection(s Section, table []byte, counts []uint32) error {
 	w.h.Sections = append(w.h.Sections, s)
 	// The file's format is the latest its sections need.
 	switch {
+	case s.Coding == Losses:
+		w.h.Format = formatLosses
 	case s.Filled:
-		w.h.Format = formatFilled
+		w.h.Format = max(w.h.Format, formatFilled)
 	case s.Coding == LossDepths:
 		w.h.Format = max(w.h.Format, formatLossDepths)
 	}
@@ -390,7 +393,7 @@ func (t *tally) encode(raw []byte, n, at uint64, vals []engine.Value, depths []u
 		d := depths[k]
 		// A win read from a file that leaves its depth out is counted
 		// by the Source's WinDepths.
-		unknown := d == engine.NoDepth && val == engine.Win && t.coding == LossDepths
+		unknown := d == engine.NoDepth && val == engine.Win && t.coding.FromMoves()
 		if d > maxDepth && !unknown {
 			return fmt.Errorf("db: index %d has depth %d, more than the maximum %d", at+uint64(k), d, maxDepth)
 		}
@@ -400,7 +403,7 @@ func (t *tally) encode(raw []byte, n, at uint64, vals []engine.Value, depths []u
 			c = t.prev
 		} else {
 			t.prev = c
-			if width == 1 && (val != engine.Win || t.coding == AllDepths) {
+			if width == 1 && t.coding.tells(val) {
 				raw[i] = byte(c)
 				t.byCode[c]++
 				continue

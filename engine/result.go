@@ -46,14 +46,17 @@ type Values interface {
 	// Size returns the number of indices.
 	Size() uint64
 	// Lookup returns the value and depth of index i (depth 0 for draws and
-	// illegal indices; NoDepth for a win whose depth is not stored).
+	// illegal indices; NoDepth for a win whose depth is not stored, and
+	// a draw at NoDepth for a position stored as a win or a draw).
 	Lookup(i uint64) (v Value, depth uint64, err error)
 }
 
 // NoDepth is the depth Values give a win whose depth they do not store: a
 // database that keeps only the depths of losses (db.LossDepths) finds a
 // win's depth again from its moves, one more than the least depth among
-// the losses it reaches (query.WinDepths).
+// the losses it reaches (query.WinDepths). A draw at NoDepth is a position
+// that a database keeping the losses alone (db.Losses) stores as a win or
+// a draw: a win if it moves to a loss, found the same way.
 const NoDepth = ^uint64(0)
 
 // RangeValues is a Values that can read a run of indices at once; the

@@ -68,7 +68,8 @@ func TierOf(tiers []Tier, s uint64) int {
 // to generations deep (1: its children), each tier once, in the order of
 // the index: what a pass over tier k's moves reads, or, at 2, a pass that
 // also reads the moves of the positions they reach (a database that keeps
-// the depths of losses only finds a win's from its moves).
+// the depths of losses only finds a win's from its moves, and one that
+// keeps the losses alone whether a position is a win or a draw).
 func TierRanges(tiers []Tier, k, generations int) [][2]uint64 {
 	held := []int{k}
 	for front := []int{k}; generations > 0; generations-- {

@@ -33,8 +33,12 @@ type Entry struct {
 }
 
 // String writes the entry as retro query prints it (docs/database.md): "win 3", "loss 2", "draw",
-// "unreached" (see Name); "win" for a win whose depth is not known (engine.NoDepth).
+// "unreached" (see Name); "win" for a win whose depth is not known (engine.NoDepth), and
+// "win or draw" for a position stored as either (Undecided).
 func (e Entry) String() string {
+	if e.Undecided() {
+		return "win or draw"
+	}
 	if d := e.DepthOf(); d != nil && *d != engine.NoDepth {
 		return fmt.Sprintf("%s %d", e.Name(), *d)
 	}
@@ -61,6 +65,10 @@ func (e Entry) DepthOf() *uint64 {
 	return &d
 }
 
+// Undecided reports whether the entry is a position stored as a win or a
+// draw, which its moves tell (a draw at engine.NoDepth: db.Losses).
+func (e Entry) Undecided() bool { return e.Value == engine.Draw && e.Depth == engine.NoDepth }
+
 // Move is a move to position To, with To's entry (for the player to move
 // there, the opponent).
 type Move struct {
@@ -68,21 +76,28 @@ type Move struct {
 	Entry
 }
 
-// Lookup returns the value and depth of position s. The depth of a win
-// that the values leave out (engine.NoDepth) is found from its moves (see
-// WinDepths); a win without a move to a loss is an error, as the values
-// are wrong.
+// Lookup returns the value and depth of position s. What the values leave
+// for its moves to tell is found from them (see WinDepths): the depth of a
+// win (engine.NoDepth), and whether a position stored as a win or a draw
+// (Undecided) is one or the other. A win without a move to a loss is an
+// error, as the values are wrong.
 func (p Solved) Lookup(s uint64) (Entry, error) {
 	e, err := p.stored(s)
-	if err != nil || e.Value != engine.Win || e.Depth != engine.NoDepth {
+	if err != nil || e.Depth != engine.NoDepth {
 		return e, err
 	}
-	e.Depth, err = winDepth(p.Game, s, func(t uint64) (engine.Value, uint64, error) {
+	d, err := winDepth(p.Game, s, func(t uint64) (engine.Value, uint64, error) {
 		e, err := p.stored(t)
 		return e.Value, e.Depth, err
 	})
-	if err == nil && e.Depth == engine.NoDepth {
+	switch {
+	case err != nil:
+	case d != engine.NoDepth:
+		e = Entry{engine.Win, d}
+	case e.Value == engine.Win:
 		err = fmt.Errorf("position %d is stored as a win without a move to a loss: the values are wrong", s)
+	default:
+		e = Entry{engine.Draw, 0}
 	}
 	return e, err
 }
@@ -105,7 +120,9 @@ func (p Solved) stored(s uint64) (Entry, error) {
 // keeps the depths of losses only, db.LossDepths): a win's depth is 0 if
 // the game ends there, otherwise one more than the least depth among the
 // losses it moves to, as the winner hurries. A win without a move to a
-// loss keeps NoDepth, and Verify reports it.
+// loss keeps NoDepth, and Verify reports it. A position stored as a win or
+// a draw (Undecided: db.Losses) is a win so found if it moves to a loss, a
+// draw otherwise.
 func WinDepths(g implicit.Game, v engine.Values) engine.Values { return &winDepths{g: g, v: v} }
 
 // WinDepthsMemo is WinDepths keeping the depths it finds in a table of
@@ -134,11 +151,18 @@ type winDepths struct {
 	// none.
 	memo  []atomic.Uint64
 	shift uint
-	// table[i] is 1 + the depth of win i where VerifyRange has checked it
-	// (WinDepthsTable), 0 otherwise: depths of 255 and more, and those of
-	// the wins not checked yet, are found as above.
+	// table[i] is 1 + the depth of win i, or tableDraw for a draw, where
+	// VerifyRange has checked it (WinDepthsTable), 0 otherwise: depths of
+	// 254 and more, and those of the positions not checked yet, are found
+	// as above.
 	table []uint8
 }
+
+// tableDraw is a draw in winDepths.table, memoDraw in its memo.
+const (
+	tableDraw = 0xff
+	memoDraw  = 0xffff
+)
 
 // WinDepthsTable is WinDepthsMemo with a byte for each index of [0, n)
 // besides (n bytes), where VerifyRange keeps the depths of the wins as
@@ -157,24 +181,41 @@ func (w *winDepths) Size() uint64 { return w.v.Size() }
 
 func (w *winDepths) Lookup(i uint64) (engine.Value, uint64, error) {
 	v, d, err := w.v.Lookup(i)
-	if err != nil || v != engine.Win || d != engine.NoDepth {
+	if err != nil || d != engine.NoDepth {
 		return v, d, err
 	}
 	if i < uint64(len(w.table)) && w.table[i] != 0 {
-		return v, uint64(w.table[i] - 1), nil
+		if w.table[i] == tableDraw {
+			return engine.Draw, 0, nil
+		}
+		return engine.Win, uint64(w.table[i] - 1), nil
 	}
 	var slot *atomic.Uint64
 	if w.memo != nil && i < 1<<47 {
 		slot = &w.memo[i*0x9E3779B97F4A7C15>>w.shift]
 		if e := slot.Load(); e>>16 == i+1 {
-			return v, e & 0xffff, nil
+			if e&0xffff == memoDraw {
+				return engine.Draw, 0, nil
+			}
+			return engine.Win, e & 0xffff, nil
 		}
 	}
 	d, err = winDepth(w.g, i, w.v.Lookup)
-	if slot != nil && err == nil && d < 0xffff {
-		slot.Store((i+1)<<16 | d)
+	switch {
+	case err != nil:
+		return v, d, err
+	case d != engine.NoDepth:
+		if slot != nil && d < memoDraw {
+			slot.Store((i+1)<<16 | d)
+		}
+		return engine.Win, d, nil
+	case v == engine.Draw: // a win or a draw, without a move to a loss
+		if slot != nil {
+			slot.Store((i+1)<<16 | memoDraw)
+		}
+		return engine.Draw, 0, nil
 	}
-	return v, d, err
+	return v, d, nil // a win without a move to a loss: Verify reports it
 }
 
 // movesPool keeps buffers of moves for winDepth, which a Verify calls for

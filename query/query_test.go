@@ -9,6 +9,7 @@ import (
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/engine/enginetest"
+	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/morris"
 	"github.com/retro-solver/retro/internal/testsize"
 	"github.com/retro-solver/retro/query"
@@ -217,10 +218,24 @@ func (l lossDepths) Lookup(i uint64) (engine.Value, uint64, error) {
 	return v, d, err
 }
 
-// TestWinDepths checks that the depths of wins found from their moves are
-// the solver's, through WinDepths and through Solved, on random graphs;
-// that Verify passes such values with the solver's counts and max depth;
-// and that it catches altered entries (values, and depths of losses).
+// losses is r as a database that keeps the losses alone reads it
+// (db.Losses): wins and draws as draws at engine.NoDepth.
+type losses struct{ *engine.Result }
+
+func (l losses) Lookup(i uint64) (engine.Value, uint64, error) {
+	v, d, err := l.Result.Lookup(i)
+	if v == engine.Win || v == engine.Draw {
+		return engine.Draw, engine.NoDepth, err
+	}
+	return v, d, err
+}
+
+// TestWinDepths checks that what values leave for moves to tell, found
+// from them, is the solver's, through WinDepths and through Solved, on
+// random graphs: the depths of wins (lossDepths), and whether a position
+// that is not a loss is a win or a draw (losses); that Verify passes such
+// values with the solver's counts and max depth; and that it catches
+// altered entries (values, and depths of losses).
 func TestWinDepths(t *testing.T) {
 	ctx := context.Background()
 	for seed := range uint64(40) {
@@ -229,94 +244,119 @@ func TestWinDepths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stored := lossDepths{r}
-		vals := query.WinDepths(g, stored)
-		p := query.Solved{Game: g, Values: stored}
-		for s := range g.Size() {
-			v, d, err := vals.Lookup(s)
-			e, perr := p.Lookup(s)
-			if err != nil || perr != nil || v != r.Value(s) || d != r.Depth(s) || e != (query.Entry{Value: v, Depth: d}) {
-				t.Fatalf("seed %d, index %d: %v %d (%v), Solved %v (%v); solved %v %d", seed, s, v, d, err, e, perr, r.Value(s), r.Depth(s))
-			}
+		for _, stored := range []engine.Values{lossDepths{r}, losses{r}} {
+			winDepths(t, g, r, seed, stored)
 		}
-		// With a memo of the depths found, from one entry (every index
-		// taking another's) to more than the indices: twice over each, the
-		// second time from the memo where it kept them.
-		for _, memo := range []uint64{8, 64, 1 << 12} {
-			mv := query.WinDepthsMemo(g, stored, memo)
-			for range 2 {
-				for s := range g.Size() {
-					if v, d, err := mv.Lookup(s); err != nil || v != r.Value(s) || d != r.Depth(s) {
-						t.Fatalf("seed %d, memo of %d bytes, index %d: %v %d (%v); solved %v %d", seed, memo, s, v, d, err, r.Value(s), r.Depth(s))
-					}
+	}
+}
+
+// winDepths is TestWinDepths on graph g of seed, solved as r, over stored,
+// r as a database reads it.
+func winDepths(t *testing.T, g implicit.Game, r *engine.Result, seed uint64, stored engine.Values) {
+	ctx := context.Background()
+	_, keepsLosses := stored.(losses)
+	vals := query.WinDepths(g, stored)
+	p := query.Solved{Game: g, Values: stored}
+	for s := range g.Size() {
+		v, d, err := vals.Lookup(s)
+		e, perr := p.Lookup(s)
+		if err != nil || perr != nil || v != r.Value(s) || d != r.Depth(s) || e != (query.Entry{Value: v, Depth: d}) {
+			t.Fatalf("seed %d, index %d: %v %d (%v), Solved %v (%v); solved %v %d", seed, s, v, d, err, e, perr, r.Value(s), r.Depth(s))
+		}
+	}
+	// With a memo of the depths found, from one entry (every index
+	// taking another's) to more than the indices: twice over each, the
+	// second time from the memo where it kept them.
+	for _, memo := range []uint64{8, 64, 1 << 12} {
+		mv := query.WinDepthsMemo(g, stored, memo)
+		for range 2 {
+			for s := range g.Size() {
+				if v, d, err := mv.Lookup(s); err != nil || v != r.Value(s) || d != r.Depth(s) {
+					t.Fatalf("seed %d, memo of %d bytes, index %d: %v %d (%v); solved %v %d", seed, memo, s, v, d, err, r.Value(s), r.Depth(s))
 				}
 			}
 		}
-		rep, err := query.Verify(ctx, g, vals, 2, nil)
-		if err != nil || rep.Failures != 0 || rep.MaxDepth != r.MaxDepth() {
-			t.Fatalf("seed %d: %v %+v, max depth %d", seed, err, rep, r.MaxDepth())
+	}
+	rep, err := query.Verify(ctx, g, vals, 2, nil)
+	if err != nil || rep.Failures != 0 || rep.MaxDepth != r.MaxDepth() {
+		t.Fatalf("seed %d: %v %+v, max depth %d", seed, err, rep, r.MaxDepth())
+	}
+	for v := range engine.Value(4) {
+		if rep.Counts[v] != r.Count(v) {
+			t.Fatalf("seed %d: Verify counts %d of %v, the solve %d", seed, rep.Counts[v], v, r.Count(v))
 		}
-		// With a table of the wins' depths, over every index or the first
-		// half (the others found from their moves): the wins are checked
-		// first, and the report is the same.
-		for _, n := range []uint64{g.Size(), g.Size() / 2} {
-			tr, err := query.Verify(ctx, g, query.WinDepthsTable(g, stored, n, 64), 2, nil)
-			if err != nil || tr.Failures != 0 || tr.Counts != rep.Counts || tr.MaxDepth != rep.MaxDepth || tr.Edges != rep.Edges {
-				t.Fatalf("seed %d, table of %d: %v %+v, want %+v", seed, n, err, tr, rep)
-			}
+	}
+	// With a table of the wins' depths, over every index or the first
+	// half (the others found from their moves): the wins are checked
+	// first, and the report is the same.
+	for _, n := range []uint64{g.Size(), g.Size() / 2} {
+		tr, err := query.Verify(ctx, g, query.WinDepthsTable(g, stored, n, 64), 2, nil)
+		if err != nil || tr.Failures != 0 || tr.Counts != rep.Counts || tr.MaxDepth != rep.MaxDepth || tr.Edges != rep.Edges {
+			t.Fatalf("seed %d, table of %d: %v %+v, want %+v", seed, n, err, tr, rep)
 		}
-		rng := rand.New(rand.NewPCG(seed, 2))
-		for try := range 20 {
-			at := rng.Uint64N(g.Size())
-			val, d := engine.Value(rng.IntN(3)), uint64(rng.IntN(4))
-			switch val {
-			case engine.Draw:
-				d = 0
-			case engine.Win:
-				d = engine.NoDepth
-			}
-			if v, sd, _ := stored.Lookup(at); val == v && d == sd {
-				continue
-			}
-			bad := query.WinDepths(g, altered{stored, at, val, d})
-			switch try % 3 {
-			case 1:
-				bad = query.WinDepthsMemo(g, altered{stored, at, val, d}, 1<<10)
-			case 2:
-				bad = query.WinDepthsTable(g, altered{stored, at, val, d}, g.Size(), 1<<10)
-			}
-			rep, err := query.Verify(ctx, g, bad, 2, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !caught(rep, at) {
-				t.Fatalf("seed %d: index %d altered from %v %d to %v %d: %+v", seed, at, r.Value(at), r.Depth(at), val, d, rep)
-			}
+	}
+	rng := rand.New(rand.NewPCG(seed, 2))
+	for try := range 20 {
+		at := rng.Uint64N(g.Size())
+		val, d := engine.Value(rng.IntN(3)), uint64(rng.IntN(4))
+		switch {
+		case keepsLosses && val != engine.Loss:
+			val, d = engine.Draw, engine.NoDepth
+		case val == engine.Draw:
+			d = 0
+		case val == engine.Win:
+			d = engine.NoDepth
+		}
+		if v, sd, _ := stored.Lookup(at); val == v && d == sd {
+			continue
+		}
+		bad := query.WinDepths(g, altered{stored, at, val, d})
+		switch try % 3 {
+		case 1:
+			bad = query.WinDepthsMemo(g, altered{stored, at, val, d}, 1<<10)
+		case 2:
+			bad = query.WinDepthsTable(g, altered{stored, at, val, d}, g.Size(), 1<<10)
+		}
+		rep, err := query.Verify(ctx, g, bad, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !caught(rep, at) {
+			t.Fatalf("seed %d: index %d altered from %v %d to %v %d: %+v", seed, at, r.Value(at), r.Depth(at), val, d, rep)
 		}
 	}
 }
 
 // TestWinDepthsTiers checks VerifyTier, tier by tier in parts, over the
-// values of Morris with three stones each without the depths of wins:
-// found from their moves each time, or under -short (the race detector's
-// run, where that took a minute) kept in a memo.
+// values of Morris with three stones each without the depths of wins, and
+// with the losses alone: found from their moves each time, or under
+// -short (the race detector's run, where that took a minute) kept in a
+// memo, with the losses alone only.
 func TestWinDepthsTiers(t *testing.T) {
 	ctx := context.Background()
 	g, r := morris3(t)
-	vals := query.WinDepths(g, lossDepths{r})
-	if testing.Short() {
-		vals = query.WinDepthsMemo(g, lossDepths{r}, 8<<20)
-	}
-	var rep query.Report
-	for k := range g.Tiers() {
-		tr, err := query.VerifyTier(ctx, g, vals, k, 2, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep.Merge(tr)
-	}
 	whole, err := query.Verify(ctx, g, r, 2, nil)
-	if err != nil || rep.Failures != 0 || rep.Counts != whole.Counts || rep.MaxDepth != whole.MaxDepth || rep.Edges != whole.Edges {
-		t.Fatalf("by tier %+v, whole %+v (%v)", rep, whole, err)
+	if err != nil || whole.Failures != 0 {
+		t.Fatalf("whole %+v (%v)", whole, err)
+	}
+	for _, stored := range []engine.Values{lossDepths{r}, losses{r}} {
+		vals := query.WinDepths(g, stored)
+		if testing.Short() {
+			if _, ok := stored.(losses); !ok {
+				continue
+			}
+			vals = query.WinDepthsMemo(g, stored, 8<<20)
+		}
+		var rep query.Report
+		for k := range g.Tiers() {
+			tr, err := query.VerifyTier(ctx, g, vals, k, 2, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep.Merge(tr)
+		}
+		if rep.Failures != 0 || rep.Counts != whole.Counts || rep.MaxDepth != whole.MaxDepth || rep.Edges != whole.Edges {
+			t.Fatalf("%T: by tier %+v, whole %+v", stored, rep, whole)
+		}
 	}
 }

@@ -43,9 +43,11 @@ const maxFirst = 5
 // at depth d-1 and none to a shallower loss; a loss at depth d has only
 // moves to wins, the deepest at depth d-1; a draw has no move to a loss and
 // a move to a draw. It uses only g's Classify and Moves, never un-moves or
-// a solver. Values that leave out the depths of wins are given as
-// WinDepths's: a win is checked against the depth its moves give it, and a
-// loss against the depths so found of the wins it moves to. An error is a
+// a solver. Values that leave out what moves tell (the depths of wins,
+// whether a position is a win or a draw) are read as WinDepths's, given
+// so or not: a win is checked against the depth its moves give it, a loss
+// against the depths so found of the wins it moves to, and a position
+// stored as a win or a draw as the one its moves make it. An error is a
 // value that could not be read (a damaged block);
 // broken rules are counted in the Report. If checked is not nil, Verify
 // adds to it the indices it has checked as it goes, for progress lines.
@@ -63,16 +65,15 @@ func Verify(ctx context.Context, g implicit.Game, v engine.Values, workers int, 
 // a loss's check finds the depths of the wins it moves to there, instead
 // of reading their moves once more.
 func VerifyRange(ctx context.Context, g implicit.Game, v engine.Values, lo, hi uint64, workers int, checked *atomic.Uint64) (Report, error) {
+	v = deciding(g, v)
 	ls := newLocals(workers, v)
 	// The passes: which stored values each checks (all in one pass, or
-	// the wins, then the others).
+	// the wins and draws, then the others).
 	passes := []func(engine.Value) bool{func(engine.Value) bool { return true }}
-	w, _ := v.(*winDepths)
-	if w != nil && w.table != nil {
-		passes = []func(engine.Value) bool{
-			func(val engine.Value) bool { return val == engine.Win },
-			func(val engine.Value) bool { return val != engine.Win },
-		}
+	w := v.(*winDepths)
+	if w.table != nil {
+		notLoss := func(val engine.Value) bool { return val == engine.Win || val == engine.Draw }
+		passes = []func(engine.Value) bool{notLoss, func(val engine.Value) bool { return !notLoss(val) }}
 	}
 	for _, in := range passes {
 		err := ls.run(ctx, hi-lo, 1<<12, nil, func(l *local, a, b uint64) error {
@@ -90,8 +91,13 @@ func VerifyRange(ctx context.Context, g implicit.Game, v engine.Values, lo, hi u
 				if err != nil {
 					return err
 				}
-				if w != nil && e.Value == engine.Win && e.Depth < 0xff && s < uint64(len(w.table)) {
-					w.table[s] = uint8(e.Depth + 1)
+				if s < uint64(len(w.table)) {
+					switch {
+					case e.Value == engine.Win && e.Depth < tableDraw-1:
+						w.table[s] = uint8(e.Depth + 1)
+					case e.Value == engine.Draw:
+						w.table[s] = tableDraw
+					}
 				}
 			}
 			if checked != nil {
@@ -117,6 +123,7 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 	if v.Size() != g.Size() {
 		return Report{}, fmt.Errorf("the values have %d indices, the game %d", v.Size(), g.Size())
 	}
+	v = deciding(g, v)
 	t := g.Tiers()[k]
 	to, ok := g.(implicit.TierOrderer)
 	if !ok || to.TierParts(k) == 0 {
@@ -246,19 +253,19 @@ func (l *local) visit(g implicit.Game, v engine.Values, s uint64, kind implicit.
 	return err
 }
 
-// checkStored checks index s, of the given kind, stored as e (a win's
-// depth left out where v finds it again: see storedValues), and returns
-// e with the depth so found.
+// checkStored checks index s, of the given kind, stored as e (what its
+// moves tell left out where v finds it again: see storedValues), and
+// returns e as its moves make it.
 func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e Entry) (Entry, error) {
 	if l.filled && kind == implicit.Illegal {
 		e = Entry{Value: engine.Illegal}
 	}
-	l.Counts[e.Value&3]++
 	rule, buf, err := check(g, v, s, kind, &e, l.buf)
 	l.buf = buf
 	if err != nil {
 		return e, err
 	}
+	l.Counts[e.Value&3]++
 	if (e.Value == engine.Win || e.Value == engine.Loss) && e.Depth != engine.NoDepth {
 		l.MaxDepth = max(l.MaxDepth, e.Depth)
 		count := &l.Wins
@@ -320,10 +327,19 @@ func addCounts(a, b []uint64) []uint64 {
 	return a
 }
 
-// storedValues returns the values v reads, without finding the depths of wins
-// where v is WinDepths's: a win's check finds its own depth from the
-// losses it moves to, and only a loss's check needs the depths of the
-// wins it moves to.
+// deciding returns v as WinDepths's (v itself where it is so already),
+// which finds what v leaves for moves to tell.
+func deciding(g implicit.Game, v engine.Values) engine.Values {
+	if _, ok := v.(*winDepths); ok {
+		return v
+	}
+	return WinDepths(g, v)
+}
+
+// storedValues returns the values v reads, without finding what moves tell
+// where v is WinDepths's: a position's check finds its own value and
+// depth from the positions it moves to, and only a loss's check needs the
+// depths of the wins it moves to, and a draw's whether one is a draw.
 func storedValues(v engine.Values) engine.Values {
 	if w, ok := v.(*winDepths); ok {
 		return w.v
@@ -332,14 +348,19 @@ func storedValues(v engine.Values) engine.Values {
 }
 
 // check returns the rule that index s, of the given kind (g.Classify(s)),
-// stored as e, breaks ("" if none), and buf holding its moves. A win stored
-// without its depth (engine.NoDepth) gets the one its moves give it in e:
-// 0 where the game ends, one more than its shallowest move to a loss
-// otherwise.
+// stored as e, breaks ("" if none), and buf holding its moves. v is
+// WinDepths's (deciding). A win stored without its depth (engine.NoDepth)
+// gets the one its moves give it in e: 0 where the game ends, one more
+// than its shallowest move to a loss otherwise; a position stored as a win
+// or a draw (Undecided) is such a win if it moves to a loss, and a draw
+// otherwise, which must then move to a draw.
 func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e *Entry, buf []uint64) (string, []uint64, error) {
 	buf = buf[:0]
-	if e.Value == engine.Win && e.Depth == engine.NoDepth && kind != implicit.Inner {
-		e.Depth = 0 // a win where the game ends
+	undecided := e.Undecided()
+	if (e.Value == engine.Win || undecided) && e.Depth == engine.NoDepth && kind == implicit.TerminalWin {
+		*e, undecided = Entry{engine.Win, 0}, false // a win where the game ends
+	} else if e.Value == engine.Win && e.Depth == engine.NoDepth && kind != implicit.Inner {
+		e.Depth = 0
 	}
 	stored, val := *e, e.Value
 	switch {
@@ -364,12 +385,13 @@ func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e *En
 		return "", buf, nil
 	}
 	// Over the moves: the shallowest loss, the deepest win, and whether a
-	// draw or anything but a win is reached.
+	// draw, a win or a draw not told apart yet, or anything but a win is
+	// reached.
 	var (
-		minLoss, maxWin   uint64
-		anyLoss, anyDraw  bool
-		allWins           = true
-		illegal, illegalT = false, uint64(0)
+		minLoss, maxWin         uint64
+		anyLoss, anyDraw, maybe bool
+		allWins                 = true
+		illegal, illegalT       = false, uint64(0)
 	)
 	look := v
 	if val != engine.Loss {
@@ -389,14 +411,37 @@ func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e *En
 		case engine.Win:
 			maxWin = max(maxWin, td)
 		case engine.Draw:
-			anyDraw, allWins = true, false
+			anyDraw = anyDraw || td != engine.NoDepth
+			maybe = maybe || td == engine.NoDepth
+			allWins = false
 		default:
 			illegal, illegalT, allWins = true, t, false
 		}
 	}
-	if val == engine.Win && stored.Depth == engine.NoDepth && anyLoss {
+	switch {
+	case undecided && anyLoss:
+		stored, val = Entry{engine.Win, minLoss + 1}, engine.Win
+		*e = stored
+	case undecided:
+		stored, val = Entry{engine.Draw, 0}, engine.Draw
+		*e = stored
+	case val == engine.Win && stored.Depth == engine.NoDepth && anyLoss:
 		stored.Depth = minLoss + 1
 		e.Depth = stored.Depth
+	}
+	if val == engine.Draw && !anyLoss && !anyDraw && maybe {
+		// A draw needs a move to a draw: the positions stored as a win or
+		// a draw are told apart by their own moves, until one is a draw.
+		for _, t := range buf {
+			tv, td, err := v.Lookup(t)
+			if err != nil {
+				return "", buf, err
+			}
+			if tv == engine.Draw && td != engine.NoDepth {
+				anyDraw = true
+				break
+			}
+		}
 	}
 	d := stored.Depth
 	switch {

@@ -350,10 +350,10 @@ func verifyTiers(e *env, g implicit.Tiered, tab *db.Table, vals engine.Values, w
 }
 
 // keptGenerations is how deep below a tier a pass over its moves reads
-// tab's values: its children, and their children where tab leaves out the
-// depths of wins (found from their moves).
+// tab's values: its children, and their children where tab leaves out what
+// moves tell (the depths of wins, whether a position is a win or a draw).
 func keptGenerations(tab *db.Table) int {
-	if tab.Coding == db.LossDepths {
+	if tab.Coding.FromMoves() {
 		return 2
 	}
 	return 1
@@ -417,10 +417,11 @@ func verifyCmd(args []string, e *env) error {
 		tab := b.f.Table(k)
 		limit := churnLimit(maxMemory)
 		// A file that keeps the depths of losses only has its wins' found
-		// again from their moves, the most recent kept in a table of up to
-		// a sixteenth of the memory.
+		// again from their moves (and one that keeps the losses alone its
+		// wins and draws told apart so), the most recent kept in a table of
+		// up to a sixteenth of the memory.
 		var memo uint64
-		if tab.Coding == db.LossDepths {
+		if tab.Coding.FromMoves() {
 			memo = min(limit/16, query.MaxMemoBytes)
 			limit -= memo
 		}
@@ -435,7 +436,7 @@ func verifyCmd(args []string, e *env) error {
 		// per position beside them, found as the wins are checked, first
 		// (query.WinDepthsTable), where that fits too.
 		var table uint64
-		if tab.Coding == db.LossDepths && !tiered && valuesHeld(tab, *workers)+tab.LoadBytes()+tab.Size() <= limit {
+		if tab.Coding.FromMoves() && !tiered && valuesHeld(tab, *workers)+tab.LoadBytes()+tab.Size() <= limit {
 			table = tab.Size()
 			limit -= table
 		}
@@ -472,7 +473,7 @@ func verifyCmd(args []string, e *env) error {
 		switch {
 		case table > 0:
 			vals = query.WinDepthsTable(solved, vals, table, memo)
-		case tab.Coding == db.LossDepths:
+		case tab.Coding.FromMoves():
 			vals = query.WinDepthsMemo(solved, vals, memo)
 		}
 		var rep query.Report
@@ -543,16 +544,20 @@ checksums are checked; the blocks' are checked by retro verify): the game
 and its parameters, the counts by value, the max depth, the start's value,
 and the sizes and compression.
 
-compact: writes FILE's values to NEWFILE keeping the depths of losses only
-(what retro solve -compact writes): a win's depth is one more than the least
-depth among the losses it moves to, and query, verify, play and serve find
-it again from the win's moves. About half the size on large games (Nine
-Men's Morris: 9.3 GiB to 4.6). An illegal index holds the code before it,
-which compresses to less (the game's rules tell the illegal ones): a tenth
-to a sixth off a chess endgame's file, compact already or not. Every block
-of FILE is read and its checksum checked; NEWFILE's counts and depths are
-checked against FILE's. Not for a game stored by symmetry classes (quixo,
-teeko), whose positions a win's moves cannot be found from.
+compact: writes FILE's values to NEWFILE keeping the losses and their
+depths only (what retro solve -compact writes): a position that is not a
+loss is a win if it moves to a loss, its depth one more than the least
+depth among those, and a draw otherwise; query, verify, play and serve find
+them again from its moves. About half the size on large games (Nine Men's
+Morris: 9.3 GiB to 4.6 keeping the depths of losses only, wins and draws
+still apart), and a third to a half more off a chess endgame whose wins
+and draws mix. An illegal index holds the code before it, which compresses
+to less (the game's rules tell the illegal ones): a tenth to a sixth off a
+chess endgame's file. A file that keeps the depths of losses only (written
+by an earlier retro) is rewritten so too. Every block of FILE is read and
+its checksum checked; NEWFILE's counts and depths are checked against
+FILE's. Not for a game stored by symmetry classes (quixo, teeko), whose
+positions' moves cannot be found from their classes.
 `
 
 func dbCmd(args []string, e *env) error {
@@ -610,8 +615,11 @@ func dbInfo(args []string, e *env) error {
 				fmt.Fprintf(out, "  start: index %d, unreadable: %v\n", *s.Start, err)
 			}
 		}
-		if s.Coding == db.LossDepths {
+		switch s.Coding {
+		case db.LossDepths:
 			fmt.Fprintln(out, "  the depths of losses only: a win's is found from its moves")
+		case db.Losses:
+			fmt.Fprintln(out, "  the losses and their depths only: a win, with its depth, or a draw is found from its moves")
 		}
 		if s.Filled {
 			fmt.Fprintln(out, "  illegal indices filled: each holds the code before it, the game's rules tell them")
@@ -623,8 +631,8 @@ func dbInfo(args []string, e *env) error {
 	return out.Flush()
 }
 
-// dbCompact is retro db compact: FILE rewritten with the depths of losses
-// only (db.LossDepths).
+// dbCompact is retro db compact: FILE rewritten with the losses and their
+// depths only (db.Losses).
 func dbCompact(args []string, e *env) error {
 	fs := flag.NewFlagSet("db compact", flag.ContinueOnError)
 	workers := fs.Int("workers", 0, "number of `workers` (default 0: one per core)")
@@ -639,14 +647,15 @@ func dbCompact(args []string, e *env) error {
 		return usagef("db compact: -workers %d: want 1 to %d, or 0 for one per core", *workers, maxWorkers)
 	}
 	from, to := fs.Arg(0), fs.Arg(1)
-	f, err := db.Open(from)
+	b, err := openDatabase(from) // the game's rules tell the illegal indices of a filled file
 	if err != nil {
 		return err
 	}
+	f := b.f
 	defer f.Close()
 	for k := range f.Sections {
 		switch s := &f.Sections[k]; {
-		case s.Coding == db.LossDepths && (s.Filled || s.Reachable):
+		case s.Coding == db.Losses:
 			return fmt.Errorf("%s: compact already", from)
 		case s.Coding == db.LossDepths && s.Depths == nil:
 			return fmt.Errorf("%s: keeps the depths of losses only, and no count of its wins by depth", from)
@@ -662,7 +671,7 @@ func dbCompact(args []string, e *env) error {
 		return err
 	}
 	start := time.Now()
-	w, err := db.Create(to, f.Game, f.Args, input, db.Options{Coding: db.LossDepths, Fill: true, Workers: *workers, GameVersion: f.GameVersion})
+	w, err := db.Create(to, f.Game, f.Args, input, db.Options{Coding: db.Losses, Fill: true, Workers: *workers, GameVersion: f.GameVersion})
 	if err != nil {
 		return err
 	}
@@ -671,9 +680,16 @@ func dbCompact(args []string, e *env) error {
 		s := &f.Sections[k]
 		src := db.Source{Label: s.Label, Values: f.Table(k), MaxDepth: s.MaxDepth, Start: s.Start, Reachable: s.Reachable, FirstTier: s.FirstTier}
 		if s.Coding == db.LossDepths {
-			// A compact file of an earlier retro, its illegal indices
-			// not filled: its wins' depths are in its header only.
+			// A compact file of an earlier retro: its wins' depths are
+			// in its header only.
 			src.WinDepths = s.Depths.Win
+		}
+		if s.Filled {
+			_, g, err := b.instance(k, true)
+			if err != nil {
+				return err
+			}
+			src.Values = ruledValues{f.Table(k), g}
 		}
 		if err := w.Add(e.ctx, src); err != nil {
 			return err
@@ -700,8 +716,36 @@ func dbCompact(args []string, e *env) error {
 	if slices.ContainsFunc(g.Sections, func(s db.Section) bool { return s.Filled }) {
 		filled = ", illegal indices filled" // not those of a solve from the start
 	}
-	fmt.Fprintf(e.stdout, "%s: %s, the depths of losses only%s (%s: %s); written in %v\n", to, text.HumanBytes(g.FileSize()), filled,
+	fmt.Fprintf(e.stdout, "%s: %s, the losses and their depths only%s (%s: %s); written in %v\n", to, text.HumanBytes(g.FileSize()), filled,
 		from, text.HumanBytes(f.FileSize()), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// ruledValues are the values of a table whose illegal indices hold the
+// codes before them (db.Section.Filled), with those indices told by the
+// rules of g, the game the table's indices number, as a writer counts
+// them.
+type ruledValues struct {
+	*db.Table
+	g implicit.Game
+}
+
+func (r ruledValues) Lookup(i uint64) (engine.Value, uint64, error) {
+	if r.g.Classify(i) == implicit.Illegal {
+		return engine.Illegal, 0, nil
+	}
+	return r.Table.Lookup(i)
+}
+
+func (r ruledValues) LookupRange(lo, hi uint64, vals []engine.Value, depths []uint64) error {
+	if err := r.Table.LookupRange(lo, hi, vals, depths); err != nil {
+		return err
+	}
+	for i := range hi - lo {
+		if r.g.Classify(lo+i) == implicit.Illegal {
+			vals[i], depths[i] = engine.Illegal, 0
+		}
+	}
 	return nil
 }
 

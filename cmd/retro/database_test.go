@@ -366,9 +366,11 @@ func cutTime(out string) string {
 	return strings.Join(lines, "\n")
 }
 
-// unfilled writes the file at path as an earlier retro's db compact did,
-// its illegal indices stored as such, and returns the new file's path.
-func unfilled(t *testing.T, path string) string {
+// earlier writes the file at path as an earlier retro's db compact did,
+// keeping the depths of losses only (db.LossDepths), its illegal indices
+// stored as such (format 2) or filled (format 3), and returns the new
+// file's path.
+func earlier(t *testing.T, path string, fill bool) string {
 	t.Helper()
 	f, err := db.Open(path)
 	if err != nil {
@@ -380,7 +382,7 @@ func unfilled(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "old.db")
-	w, err := db.Create(out, f.Game, f.Args, input, db.Options{Coding: db.LossDepths, GameVersion: f.GameVersion})
+	w, err := db.Create(out, f.Game, f.Args, input, db.Options{Coding: db.LossDepths, Fill: fill, GameVersion: f.GameVersion})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,14 +399,15 @@ func unfilled(t *testing.T, path string) string {
 	return out
 }
 
-// TestCompactDatabase checks the files that keep the depths of losses
-// only: solve -compact writes the same bytes as db compact of the full
-// file; verify passes it with the full file's counts (tier by tier too);
-// and queries of the start and of random positions print what the full
-// file's print, the depths of wins found from their moves, and illegal
-// indices are refused alike. A compact file of format 2 (illegal indices
-// not filled) is compacted to the same bytes. A game stored by symmetry
-// classes, and a file compact already, are refused.
+// TestCompactDatabase checks the files that keep the losses alone: solve
+// -compact writes the same bytes as db compact of the full file; verify
+// passes it with the full file's counts (tier by tier too); and queries of
+// the start and of random positions print what the full file's print, the
+// wins, their depths and the draws found from their moves, and illegal
+// indices are refused alike. A file that keeps the depths of losses only,
+// of format 2 (illegal indices not filled) or 3 (filled), is compacted to
+// the same bytes. A game stored by symmetry classes, and a file compact
+// already, are refused.
 func TestCompactDatabase(t *testing.T) {
 	cases := [][]string{
 		{"graph", "testdata/golden/r2000.graph"},
@@ -418,7 +421,7 @@ func TestCompactDatabase(t *testing.T) {
 			full := saved(t, args...)
 			solved := saved(t, append([]string{args[0], "-compact"}, args[1:]...)...)
 			compacted := filepath.Join(t.TempDir(), "c.db")
-			if out, errs, code := retro(t, "", "db", "compact", full, compacted); code != 0 || !strings.Contains(out, "the depths of losses only") {
+			if out, errs, code := retro(t, "", "db", "compact", full, compacted); code != 0 || !strings.Contains(out, "the losses and their depths only") {
 				t.Fatalf("db compact: exit %d, %q %q", code, out, errs)
 			}
 			a, errA := os.ReadFile(solved)
@@ -468,14 +471,17 @@ func TestCompactDatabase(t *testing.T) {
 				t.Fatalf("db compact of a compact file: exit %d, %q", code, errs)
 			}
 			// A compact file of an earlier retro (format 2: its illegal
-			// indices hold 0) is compacted to the same bytes.
-			old := unfilled(t, full)
-			again := filepath.Join(t.TempDir(), "e.db")
-			if out, errs, code := retro(t, "", "db", "compact", old, again); code != 0 || !strings.Contains(out, "the depths of losses only") {
-				t.Fatalf("db compact of a format 2 file: exit %d, %q %q", code, out, errs)
-			}
-			if b, err := os.ReadFile(again); err != nil || !bytes.Equal(a, b) {
-				t.Fatalf("db compact of a format 2 file wrote %d bytes, solve -compact %d (%v)", len(b), len(a), err)
+			// indices hold 0; format 3: the codes before them, which the
+			// game's rules tell) is compacted to the same bytes.
+			for _, fill := range []bool{false, true} {
+				old := earlier(t, full, fill)
+				again := filepath.Join(t.TempDir(), "e.db")
+				if out, errs, code := retro(t, "", "db", "compact", old, again); code != 0 || !strings.Contains(out, "the losses and their depths only") {
+					t.Fatalf("db compact of a file that keeps the depths of losses only, filled %v: exit %d, %q %q", fill, code, out, errs)
+				}
+				if b, err := os.ReadFile(again); err != nil || !bytes.Equal(a, b) {
+					t.Fatalf("db compact of a file that keeps the depths of losses only, filled %v, wrote %d bytes, solve -compact %d (%v)", fill, len(b), len(a), err)
+				}
 			}
 		})
 	}

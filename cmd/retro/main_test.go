@@ -603,9 +603,9 @@ func TestSolveChessAll(t *testing.T) {
 		t.Errorf("last line %q", lines[6])
 	}
 	kqk := filepath.Join(dir, "KQvK.db")
-	if out, _, _ := retro(t, "", "db", "info", kqk); !strings.Contains(out, "values: 59136 positions") || !strings.Contains(out, "the depths of losses only") ||
+	if out, _, _ := retro(t, "", "db", "info", kqk); !strings.Contains(out, "values: 59136 positions") || !strings.Contains(out, "the losses and their depths only") ||
 		!strings.Contains(out, "illegal indices filled") {
-		t.Errorf("db info KQvK.db: %q; want KQvK's tier alone, 59136 positions, the depths of losses only and illegal indices filled (-all's default)", out)
+		t.Errorf("db info KQvK.db: %q; want KQvK's tier alone, 59136 positions, the losses and their depths only and illegal indices filled (-all's default)", out)
 	}
 	// Qg8 mates; the king that takes the queen leads into KvK, whose
 	// value is read from KvK.db.
@@ -642,7 +642,7 @@ func TestSolveChessAll(t *testing.T) {
 	if out, errs, code := retro(t, "", "solve", "chess", "-all", "3", "-dir", full, "-compact=false"); code != 0 || strings.Contains(out, " already") {
 		t.Fatalf("solve chess -all 3 -compact=false: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	if out, _, _ := retro(t, "", "db", "info", filepath.Join(full, "KQvK.db")); !strings.Contains(out, "values: 59136 positions") || strings.Contains(out, "the depths of losses only") {
+	if out, _, _ := retro(t, "", "db", "info", filepath.Join(full, "KQvK.db")); !strings.Contains(out, "values: 59136 positions") || strings.Contains(out, "the losses and their depths only") {
 		t.Errorf("db info KQvK.db of -compact=false: %q; want every depth", out)
 	}
 	if _, errs, code := retro(t, "", "solve", "quixo", "-n", "3", "-tiered", "-linked", "-db", filepath.Join(t.TempDir(), "q.db")); code != 2 || !strings.Contains(errs, "-linked") {

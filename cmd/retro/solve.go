@@ -49,7 +49,7 @@ type solveFlags struct {
 	checkpoint string        // -checkpoint: the folder of finished tiers and level checkpoints
 	ckptEvery  time.Duration // -checkpoint-every
 	dbPath     string        // -db: where to save the solution
-	lossDepths bool          // -compact: the database keeps the depths of losses only
+	small      bool          // -compact: the database keeps the losses and their depths only
 	linked     bool          // -linked: the database keeps the game's first tier only
 	splitTiers splitFlag     // -split-tiers: under mpirun, the tiers all ranks solve together
 
@@ -101,7 +101,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveRun) {
 	fs.DurationVar(&c.ckptEvery, "checkpoint-every", 5*time.Minute, "the `time` between two checkpoints of a solve in memory, at the barrier between two levels")
 	fs.StringVar(&c.dbPath, "db", "", "save the solution, every position's value and depth, to the database `file` (see retro query, verify, play)")
 	fs.BoolVar(&c.linked, "linked", false, "with -db, for a game of shared tiers (chess): keep the first tier alone, the endgame without those its captures and promotions lead to, which are read from their databases beside the file (KQvK.db, as solve chess -all writes them)")
-	fs.BoolVar(&c.lossDepths, "compact", false, "with -db: keep the depths of losses only, a win's found again from its moves when read, and fill the illegal indices with the codes before them (see retro db compact): about half the file on large games; not for games stored by symmetry classes (quixo, teeko)")
+	fs.BoolVar(&c.small, "compact", false, "with -db: keep the losses and their depths only, a win (and its depth) or a draw found again from the position's moves when read, and fill the illegal indices with the codes before them (see retro db compact): about half the file on large games, less where wins and draws mix; not for games stored by symmetry classes (quixo, teeko)")
 	return fs, c
 }
 
@@ -190,7 +190,7 @@ func solveCmd(args []string, e *env) error {
 	case d.Input && fs.NArg() != 1:
 		return usagef("solve %s: want one input FILE (or - for standard input), got %d arguments", d.Name, fs.NArg())
 	}
-	if c.lossDepths && c.dbPath == "" {
+	if c.small && c.dbPath == "" {
 		return usagef("solve %s: -compact needs -db", d.Name)
 	}
 	if c.linked && c.dbPath == "" {
@@ -390,7 +390,7 @@ func (c *solveRun) solveInstance(d *implicit.Descriptor, g implicit.Game, label 
 	if c.reachable && start == nil {
 		return nil, usagef("solve %s: -reachable: the game has no start", d.Name)
 	}
-	if _, ok := g.(implicit.Symmetric); ok && c.lossDepths {
+	if _, ok := g.(implicit.Symmetric); ok && c.small {
 		// A win's depth is found again from its moves, which a file
 		// indexed by symmetry classes cannot name without numbering them.
 		return nil, usagef("solve %s: -compact: a game solved over its symmetry classes keeps every depth", d.Name)
@@ -549,10 +549,10 @@ func (c *solveRun) chooseEngine(d *implicit.Descriptor, inst *instance) (engine.
 // dbOptions returns the options of the database -db writes.
 func (c *solveRun) dbOptions() db.Options {
 	o := db.Options{Workers: c.workers, GameVersion: c.desc.Version}
-	if c.lossDepths {
+	if c.small {
 		// Small: illegal indices filled too (not those of a solve from
 		// a start, its unreached positions).
-		o.Coding, o.Fill = db.LossDepths, true
+		o.Coding, o.Fill = db.Losses, true
 	}
 	return o
 }

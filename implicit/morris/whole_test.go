@@ -73,14 +73,14 @@ func TestWholeDatabase(t *testing.T) {
 			continue
 		}
 		generations := 1
-		if tab.Coding == db.LossDepths {
-			generations = 2 // the depth of a win reached is found from its moves
+		if tab.Coding.FromMoves() {
+			generations = 2 // the depth of a win reached, or whether it is a draw, is found from its moves
 		}
 		if err := tab.Keep(ctx, 0, implicit.TierRanges(tiers, k, generations)); err != nil {
 			t.Fatal(err)
 		}
 		var vals engine.Values = tab
-		if tab.Coding == db.LossDepths {
+		if tab.Coding.FromMoves() {
 			vals = query.WinDepths(g, tab)
 		}
 		if err := enginetest.CheckLocal(plain, vals, g.Class, byTier[k]); err != nil {
