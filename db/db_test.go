@@ -326,6 +326,14 @@ func FuzzOpen(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add([]byte("RETRODB1"))
+	// A file of the losses alone (format 4), its illegal indices filled.
+	losses := filepath.Join(f.TempDir(), "losses.db")
+	writeDB(f, losses, "graph", nil, db.Options{BlockSize: 1 << 12, Coding: db.Losses, Fill: true}, db.Source{Values: synthetic{n: 10_000, max: 300}, MaxDepth: 300})
+	if b, err := os.ReadFile(losses); err == nil {
+		f.Add(b)
+	} else {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := db.OpenReaderAt(bytes.NewReader(b), int64(len(b)), "fuzz.db")
 		if err != nil {
