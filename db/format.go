@@ -260,9 +260,8 @@ const (
 	// draw), 2+d for a loss at depth d. Such a position is a win if it
 	// moves to a loss, at one more than the least depth among those (0 for
 	// a terminal win), and a draw otherwise (query.WinDepths): where wins
-	// and draws mix, as in most chess endgames of five pieces, the
-	// boundary between them is what the other codings spend the most bits
-	// on.
+	// and draws mix (KBNvKN), the boundary between them is what the other
+	// codings spend the most bits on, half the file or more.
 	Losses Coding = "losses"
 )
 

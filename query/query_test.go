@@ -104,6 +104,21 @@ func morris3(t *testing.T) (*morris.Game, *engine.Result) {
 	return morris3Game, morris3Values
 }
 
+// verifyByTier returns the reports of VerifyTier over every tier of g,
+// merged.
+func verifyByTier(t *testing.T, g *morris.Game, values engine.Values) query.Report {
+	t.Helper()
+	var rep query.Report
+	for k := range g.Tiers() {
+		r, err := query.VerifyTier(context.Background(), g, values, k, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep.Merge(r)
+	}
+	return rep
+}
+
 // TestVerifyTier checks that VerifyTier over each tier of a tiered game
 // (Morris with three stones each, whose tiers it checks in parts) adds up
 // to Verify's report, and catches altered entries of placement and of
@@ -111,17 +126,7 @@ func morris3(t *testing.T) (*morris.Game, *engine.Result) {
 func TestVerifyTier(t *testing.T) {
 	ctx := context.Background()
 	g, r := morris3(t)
-	byTier := func(values engine.Values) query.Report {
-		var rep query.Report
-		for k := range g.Tiers() {
-			r, err := query.VerifyTier(ctx, g, values, k, 2, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep.Merge(r)
-		}
-		return rep
-	}
+	byTier := func(values engine.Values) query.Report { return verifyByTier(t, g, values) }
 	whole, err := query.Verify(ctx, g, r, 2, nil)
 	if err != nil || whole.Failures != 0 {
 		t.Fatalf("Verify: %v %+v", err, whole)
@@ -347,14 +352,7 @@ func TestWinDepthsTiers(t *testing.T) {
 			}
 			vals = query.WinDepthsMemo(g, stored, 8<<20)
 		}
-		var rep query.Report
-		for k := range g.Tiers() {
-			tr, err := query.VerifyTier(ctx, g, vals, k, 2, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep.Merge(tr)
-		}
+		rep := verifyByTier(t, g, vals)
 		if rep.Failures != 0 || rep.Counts != whole.Counts || rep.MaxDepth != whole.MaxDepth || rep.Edges != whole.Edges {
 			t.Fatalf("%T: by tier %+v, whole %+v", stored, rep, whole)
 		}

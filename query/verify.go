@@ -357,9 +357,10 @@ func storedValues(v engine.Values) engine.Values {
 func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e *Entry, buf []uint64) (string, []uint64, error) {
 	buf = buf[:0]
 	undecided := e.Undecided()
-	if (e.Value == engine.Win || undecided) && e.Depth == engine.NoDepth && kind == implicit.TerminalWin {
+	switch {
+	case undecided && kind == implicit.TerminalWin:
 		*e, undecided = Entry{engine.Win, 0}, false // a win where the game ends
-	} else if e.Value == engine.Win && e.Depth == engine.NoDepth && kind != implicit.Inner {
+	case e.Value == engine.Win && e.Depth == engine.NoDepth && kind != implicit.Inner:
 		e.Depth = 0
 	}
 	stored, val := *e, e.Value
