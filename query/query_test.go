@@ -10,6 +10,7 @@ import (
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/engine/enginetest"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/graph"
 	"github.com/retro-solver/retro/implicit/morris"
 	"github.com/retro-solver/retro/internal/testsize"
 	"github.com/retro-solver/retro/query"
@@ -251,6 +252,33 @@ func TestWinDepths(t *testing.T) {
 		}
 		for _, stored := range []engine.Values{lossDepths{r}, losses{r}} {
 			winDepths(t, g, r, seed, stored)
+		}
+	}
+}
+
+// TestWinDepthsTableWorkers verifies a graph of many chunks (60,000
+// vertices, 2,000 draws among them) on two workers with WinDepthsTable:
+// the workers set the table's bytes while others read them, the draws'
+// checks reading their moves' (the race detector's run watches it), and
+// the report is the one without a table.
+func TestWinDepthsTableWorkers(t *testing.T) {
+	ctx := context.Background()
+	g := graph.Random(60000, 150000, 7)
+	r, err := engine.Sequential(ctx, g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Count(engine.Draw) < 100 {
+		t.Fatalf("%d draws: too few to check the draws' reads", r.Count(engine.Draw))
+	}
+	for _, stored := range []engine.Values{lossDepths{r}, losses{r}} {
+		want, err := query.Verify(ctx, g, query.WinDepths(g, stored), 1, nil)
+		if err != nil || want.Failures != 0 {
+			t.Fatalf("%T: %v %+v", stored, err, want)
+		}
+		got, err := query.Verify(ctx, g, query.WinDepthsTable(g, stored, g.Size(), 1<<10), 2, nil)
+		if err != nil || got.Failures != 0 || got.Counts != want.Counts || got.MaxDepth != want.MaxDepth || got.Edges != want.Edges {
+			t.Fatalf("%T, with a table on 2 workers: %v %+v, want %+v", stored, err, got, want)
 		}
 	}
 }

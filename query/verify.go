@@ -91,13 +91,8 @@ func VerifyRange(ctx context.Context, g implicit.Game, v engine.Values, lo, hi u
 				if err != nil {
 					return err
 				}
-				if s < uint64(len(w.table)) {
-					switch {
-					case e.Value == engine.Win && e.Depth < tableDraw-1:
-						w.table[s] = uint8(e.Depth + 1)
-					case e.Value == engine.Draw:
-						w.table[s] = tableDraw
-					}
+				if s < w.tableLen && (e.Value == engine.Win || e.Value == engine.Draw) {
+					w.keep(s, nil, e.Depth, e.Value == engine.Draw)
 				}
 			}
 			if checked != nil {
