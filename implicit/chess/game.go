@@ -557,12 +557,12 @@ func (g *Game) moveIndex(p *Position, k int, i uint64, st *stepper, m Move, all 
 	// a pawn's double step where the other side has a pawn (it may lead
 	// to one).
 	if m.Promotion == King && !all.Has(m.To) && p.EP == 0 {
-		j := p.slot(m.From)
+		if st.e == nil {
+			*st = t.e.stepper(p, i)
+		}
+		j := st.slot(p, m.From)
 		double := p.Pieces[j].Kind == Pawn && (m.To-m.From == 16 || m.From-m.To == 16)
 		if !double || !p.hasPawn(p.Turn.Other()) {
-			if st.e == nil {
-				*st = t.e.stepper(p, i)
-			}
 			if next, ok := st.step(p, j, m.From, m.To); ok {
 				return append(dst, t.start+next)
 			}

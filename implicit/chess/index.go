@@ -223,12 +223,16 @@ type stepper struct {
 	// With blocks: the placement of the pawns and its block.
 	cfg   uint32
 	block *pawnBlock
+	// The square of the piece whose slot was found last, and the slot
+	// (slot): a position's moves come a piece at a time.
+	from Square
+	j    int
 }
 
 // stepper returns the stepper of p, of index i (legal, a
 // representative, not an en-passant node).
 func (e *Endgame) stepper(p *Position, i uint64) stepper {
-	s := stepper{e: e, kkOf: &e.kkOf}
+	s := stepper{e: e, kkOf: &e.kkOf, from: NoSquare}
 	half, start := e.half, uint64(0)
 	if e.blocks != nil {
 		s.cfg = e.placement(p)
@@ -245,6 +249,15 @@ func (e *Endgame) stepper(p *Position, i uint64) stepper {
 	s.kk = s.kkOf[p.Pieces[0].Square][p.Pieces[e.bk].Square]
 	s.alone = e.blocks == nil && e.alone[s.kk]
 	return s
+}
+
+// slot returns p.slot(sq), the slot of p's piece on sq, p being the
+// stepper's position.
+func (s *stepper) slot(p *Position, sq Square) int {
+	if sq != s.from {
+		s.from, s.j = sq, p.slot(sq)
+	}
+	return s.j
 }
 
 // step returns the index after the piece of slot j of p moves from square
