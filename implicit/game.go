@@ -118,6 +118,15 @@ type ClassifyCounter interface {
 	ClassifyCount(s uint64) (Kind, uint64)
 }
 
+// MoveClassifier is a Game that classifies a position and lists its moves
+// in one call, decoding the index once: a verify calls it once per
+// position it checks.
+type MoveClassifier interface {
+	// ClassifyMoves returns Classify(s) and, for an Inner s, dst with
+	// Moves(s, dst) appended; dst as it is for the other kinds.
+	ClassifyMoves(s uint64, dst []uint64) (Kind, []uint64)
+}
+
 // ClassifierOf returns a function that classifies a position and counts
 // its moves if it is Inner: for the classes of a ClassCounter (Compact,
 // Reduced) its ClassifyClasses, g's ClassifyCount where g is a

@@ -282,12 +282,12 @@ var movesPool = sync.Pool{New: func() any { return new([]uint64) }}
 // there, otherwise one more than the least depth among the losses it moves
 // to, which lookup reads; engine.NoDepth if it moves to none.
 func winDepth(g implicit.Game, s uint64, lookup func(uint64) (engine.Value, uint64, error)) (uint64, error) {
-	if g.Classify(s) != implicit.Inner {
-		return 0, nil
-	}
 	buf := movesPool.Get().(*[]uint64)
 	defer movesPool.Put(buf)
-	*buf = g.Moves(s, (*buf)[:0])
+	var kind implicit.Kind
+	if kind, *buf = classifyMoves(g, s, *buf); kind != implicit.Inner {
+		return 0, nil
+	}
 	d := engine.NoDepth
 	for _, t := range *buf {
 		v, td, err := lookup(t)

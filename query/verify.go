@@ -87,7 +87,9 @@ func VerifyRange(ctx context.Context, g implicit.Game, v engine.Values, lo, hi u
 					continue
 				}
 				visited++
-				e, err := l.checkStored(g, v, s, g.Classify(s), Entry{val, d})
+				var kind implicit.Kind
+				kind, l.buf = classifyMoves(g, s, l.buf)
+				e, err := l.checkStored(g, v, s, kind, Entry{val, d}, true)
 				if err != nil {
 					return err
 				}
@@ -171,7 +173,7 @@ func VerifyTier(ctx context.Context, g implicit.Tiered, v engine.Values, k int, 
 					l.fail(s, fmt.Sprintf("part %d of tier %s lists it, an illegal index or one outside the tier", j, t.Name))
 					continue
 				}
-				if _, err := l.checkStored(g, v, s, kind, stored[i]); err != nil {
+				if _, err := l.checkStored(g, v, s, kind, stored[i], false); err != nil {
 					return err
 				}
 			}
@@ -244,18 +246,19 @@ func (l *local) visit(g implicit.Game, v engine.Values, s uint64, kind implicit.
 	if err != nil {
 		return err
 	}
-	_, err = l.checkStored(g, v, s, kind, Entry{val, d})
+	_, err = l.checkStored(g, v, s, kind, Entry{val, d}, false)
 	return err
 }
 
 // checkStored checks index s, of the given kind, stored as e (what its
 // moves tell left out where v finds it again: see storedValues), and
-// returns e as its moves make it.
-func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e Entry) (Entry, error) {
+// returns e as its moves make it; with listed, l.buf holds s's moves
+// (classifyMoves).
+func (l *local) checkStored(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e Entry, listed bool) (Entry, error) {
 	if l.filled && kind == implicit.Illegal {
 		e = Entry{Value: engine.Illegal}
 	}
-	rule, buf, err := check(g, v, s, kind, &e, l.buf)
+	rule, buf, err := check(g, v, s, kind, &e, l.buf, listed)
 	l.buf = buf
 	if err != nil {
 		return e, err
@@ -342,15 +345,31 @@ func storedValues(v engine.Values) engine.Values {
 	return v
 }
 
+// classifyMoves returns g.Classify(s) and, for an Inner s, buf[:0] with
+// g.Moves(s) appended (buf[:0] for the other kinds): in one call where g
+// is an implicit.MoveClassifier.
+func classifyMoves(g implicit.Game, s uint64, buf []uint64) (implicit.Kind, []uint64) {
+	if mc, ok := g.(implicit.MoveClassifier); ok {
+		return mc.ClassifyMoves(s, buf[:0])
+	}
+	if kind := g.Classify(s); kind != implicit.Inner {
+		return kind, buf[:0]
+	}
+	return implicit.Inner, g.Moves(s, buf[:0])
+}
+
 // check returns the rule that index s, of the given kind (g.Classify(s)),
-// stored as e, breaks ("" if none), and buf holding its moves. v is
+// stored as e, breaks ("" if none), and buf holding its moves (which it
+// holds already with listed: classifyMoves). v is
 // WinDepths's (deciding). A win stored without its depth (engine.NoDepth)
 // gets the one its moves give it in e: 0 where the game ends, one more
 // than its shallowest move to a loss otherwise; a position stored as a win
 // or a draw (Undecided) is such a win if it moves to a loss, and a draw
 // otherwise, which must then move to a draw.
-func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e *Entry, buf []uint64) (string, []uint64, error) {
-	buf = buf[:0]
+func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e *Entry, buf []uint64, listed bool) (string, []uint64, error) {
+	if !listed {
+		buf = buf[:0]
+	}
 	undecided := e.Undecided()
 	switch {
 	case undecided && kind == implicit.TerminalWin:
@@ -373,7 +392,9 @@ func check(g implicit.Game, v engine.Values, s uint64, kind implicit.Kind, e *En
 	case kind != implicit.Inner:
 		return "", buf, nil
 	}
-	buf = g.Moves(s, buf)
+	if !listed {
+		buf = g.Moves(s, buf)
+	}
 	if len(buf) == 0 {
 		if stored != (Entry{engine.Loss, 0}) {
 			return fmt.Sprintf("a position without moves (a loss at depth 0) is stored as %v", stored), buf, nil

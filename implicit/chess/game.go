@@ -379,6 +379,21 @@ func (g *Game) ClassifyCount(s uint64) (implicit.Kind, uint64) {
 	return implicit.Inner, uint64(n)
 }
 
+// ClassifyMoves returns Classify(s) and, for an Inner s, Moves(s, dst),
+// decoding s once (implicit.MoveClassifier).
+func (g *Game) ClassifyMoves(s uint64, dst []uint64) (implicit.Kind, []uint64) {
+	var p Position
+	k, i, ok := g.decodeTo(s, &p)
+	if !ok {
+		return implicit.Illegal, dst
+	}
+	n := len(dst)
+	if dst = g.moves(&p, k, i, dst); len(dst) == n {
+		return implicit.TerminalLoss, dst // no move, not even a stalemate's: a checkmate
+	}
+	return implicit.Inner, dst
+}
+
 // NumMoves returns the number of moves of s (implicit.MoveCounter).
 func (g *Game) NumMoves(s uint64) uint64 {
 	_, n := g.ClassifyCount(s)

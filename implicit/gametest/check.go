@@ -77,13 +77,25 @@ type checker struct {
 func (c *checker) position(s uint64) error {
 	g := c.g
 	kind := g.Classify(s)
-	if kind == implicit.Illegal {
-		return nil
-	}
 	if kind > implicit.Illegal {
 		return fmt.Errorf("gametest: Classify(%d) = %d, not a Kind", s, kind)
 	}
-	c.a = g.Moves(s, c.a[:0])
+	if kind != implicit.Illegal {
+		c.a = g.Moves(s, c.a[:0])
+	}
+	if mc, ok := g.(implicit.MoveClassifier); ok {
+		var want []uint64
+		if kind == implicit.Inner {
+			want = c.a
+		}
+		k, moves := mc.ClassifyMoves(s, []uint64{s}) // after one entry, kept
+		if k != kind || len(moves) == 0 || moves[0] != s || !slices.Equal(moves[1:], want) {
+			return fmt.Errorf("gametest: ClassifyMoves(%d) = %v, %v appended, but it is %v with moves %v", s, k, moves[1:], kind, want)
+		}
+	}
+	if kind == implicit.Illegal {
+		return nil
+	}
 	if kind != implicit.Inner && len(c.a) > 0 {
 		return fmt.Errorf("gametest: %v position %d has %d moves", kind, s, len(c.a))
 	}
