@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -61,8 +62,17 @@ func writeDB(t testing.TB, path, game string, args []string, o db.Options, src d
 	}
 }
 
+// TestRoundTrip writes Quixo 3x3's values and reads them back, in blocks
+// of a power of two indices and of one that is not (a lookup's block
+// found by a shift or a division), a block at a time and read whole.
 func TestRoundTrip(t *testing.T) {
-	s := writeQuixo3(t, 512)
+	for _, size := range []uint64{512, 1536} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) { roundTrip(t, size) })
+	}
+}
+
+func roundTrip(t *testing.T, blockSize uint64) {
+	s := writeQuixo3(t, blockSize)
 	f, err := db.Open(s.path)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +82,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatalf("header %+v", f.Header)
 	}
 	tab := f.Table(0)
-	if tab.Size() != s.res.Size() || tab.NumBlocks() < 5 || *tab.Start != s.game.Index(0) {
+	if tab.Size() != s.res.Size() || tab.NumBlocks() < 2 || tab.NumBlocks() != (tab.Size()+blockSize-1)/blockSize || *tab.Start != s.game.Index(0) {
 		t.Fatalf("size %d, %d blocks, start %v", tab.Size(), tab.NumBlocks(), *tab.Start)
 	}
 	for v := range engine.Value(4) {
@@ -80,12 +90,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Fatalf("%v: %d stored, %d solved", v, tab.Counts[v], s.res.Count(v))
 		}
 	}
-	for i := range s.res.Size() {
-		v, d, err := tab.Lookup(i)
-		if err != nil || v != s.res.Value(i) || d != s.res.Depth(i) {
-			t.Fatalf("index %d: stored %v %d (%v), solved %v %d", i, v, d, err, s.res.Value(i), s.res.Depth(i))
-		}
-	}
+	lookups(t, tab, s.res)
 	if _, _, err := tab.Lookup(tab.Size()); err == nil {
 		t.Fatal("an index out of range was answered")
 	}
@@ -114,9 +119,21 @@ func TestRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	lookups(t, tab, s.res)
 	rep, err := query.Verify(context.Background(), s.game, tab, 2, nil)
 	if err != nil || rep.Failures != 0 {
 		t.Fatalf("verify: %v, %+v", err, rep)
+	}
+}
+
+// lookups checks every index of tab against the solve's r.
+func lookups(t *testing.T, tab *db.Table, r *engine.Result) {
+	t.Helper()
+	for i := range r.Size() {
+		v, d, err := tab.Lookup(i)
+		if err != nil || v != r.Value(i) || d != r.Depth(i) {
+			t.Fatalf("index %d: stored %v %d (%v), solved %v %d", i, v, d, err, r.Value(i), r.Depth(i))
+		}
 	}
 }
 

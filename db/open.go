@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"sync"
 
@@ -291,6 +292,10 @@ type Table struct {
 	spare      [][]byte // the memory of blocks dropped from cache, for the next ones
 	cacheLimit uint64   // the bytes of blocks cache may hold (at least 4 blocks)
 	all        [][]byte // every block, after Load
+	// shift is log2 of BlockSize where that is a power of two (as
+	// DefaultBlockSize is), 0 otherwise: a lookup's block is then a shift
+	// away instead of a division.
+	shift uint
 }
 
 type blockEntry struct {
@@ -314,6 +319,9 @@ var _ engine.Values = (*Table)(nil)
 func (db *File) openTable(k int, hoff uint64) (*Table, error) {
 	s := &db.Sections[k]
 	t := &Table{Section: s, db: db, name: db.sectionName(k), cache: map[uint64][]byte{}, cacheLimit: DefaultCacheBytes}
+	if s.BlockSize&(s.BlockSize-1) == 0 { // BlockSize > 0: checkHeader
+		t.shift = uint(bits.TrailingZeros64(s.BlockSize))
+	}
 	raw, err := db.readPart(&s.Blocks, t.name+", block table")
 	if err != nil {
 		return nil, err
@@ -407,10 +415,13 @@ func codeAt(planes []byte, n, i uint64, width int) uint64 {
 // out, so that the memory of a block dropped from the cache is the next
 // one's: reading a large file through a small cache leaves no garbage.
 func (t *Table) code(b, i uint64) (uint64, error) {
-	n := t.blockLen(b)
 	if t.all != nil && t.all[b] != nil {
-		return codeAt(t.all[b], n, i, t.Width), nil
+		if t.Width == 1 {
+			return uint64(t.all[b][i]), nil
+		}
+		return codeAt(t.all[b], t.blockLen(b), i, t.Width), nil
 	}
+	n := t.blockLen(b)
 	t.mu.Lock()
 	data, ok := t.cache[b]
 	var spare []byte
@@ -453,7 +464,10 @@ func (t *Table) Lookup(i uint64) (engine.Value, uint64, error) {
 	if i >= t.Section.Size {
 		return 0, 0, fmt.Errorf("index %d is out of range: the database has %d", i, t.Section.Size)
 	}
-	b := i / t.BlockSize
+	b := i >> t.shift
+	if t.shift == 0 {
+		b = i / t.BlockSize
+	}
 	c, err := t.code(b, i-b*t.BlockSize)
 	if err != nil {
 		return 0, 0, err
