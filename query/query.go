@@ -183,8 +183,8 @@ func (t byteTable) set(i uint64, b uint8) {
 
 // keep keeps what Lookup found of position i, a win at depth d (or a
 // draw, with draw set): in the table where it covers i (a win of depth 254
-// or more there is found again each time: chess's deepest is 254), in the
-// memo at slot otherwise (nil for none).
+// or more there is found from its moves again each time: few are so
+// deep), in the memo at slot otherwise (nil for none).
 func (w *winDepths) keep(i uint64, slot *atomic.Uint64, d uint64, draw bool) {
 	switch {
 	case i < w.tableLen && draw:
@@ -214,8 +214,9 @@ const (
 // endgame with pawns (hundreds of millions of wins), misses often and
 // reads a win's moves again. What a lookup finds from the moves of an
 // index of [0, n) goes to the table too, not to the memo: a draw's check
-// looks for a move to a draw so (on a chess endgame's file that keeps the
-// losses alone, KQNvKQ, that made verify 1.15 times as fast).
+// looks for a move to a draw so, and the draws that move to the same
+// position find it there (KQNvKQ's file, which keeps the losses alone:
+// that search took 35 s of verify's CPU instead of 72 s).
 func WinDepthsTable(g implicit.Game, v engine.Values, n, memoBytes uint64) engine.Values {
 	w := WinDepthsMemo(g, v, memoBytes).(*winDepths)
 	w.tableLen = min(n, v.Size())
