@@ -60,6 +60,34 @@ func BenchmarkQuery(b *testing.B) {
 	})
 }
 
+// BenchmarkVerify is `retro verify` of a whole database: KQvKR (3.8
+// million indices) solved with -compact, so that verify finds the wins and
+// draws from their moves as it does on every chess file -all writes, or
+// the file named by $RETRO_BENCH_DB:
+//
+//	RETRO_BENCH_DB=DIR/KQNvKQ.db go test ./cmd/retro -run '^$' -bench Verify -benchtime 1x
+func BenchmarkVerify(b *testing.B) {
+	path := os.Getenv("RETRO_BENCH_DB")
+	if path == "" {
+		path = b.TempDir() + "/kqkr.db"
+		if code := run([]string{"solve", "chess", "KQvKR", "-compact", "-db", path}, &env{ctx: b.Context(), stdout: discard{}, stderr: discard{}}); code != 0 {
+			b.Fatalf("solve: exit %d", code)
+		}
+	}
+	d, err := openDatabase(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	size := d.f.Table(0).Size()
+	d.f.Close()
+	for b.Loop() {
+		if code := run([]string{"verify", path}, &env{ctx: b.Context(), stdout: discard{}, stderr: discard{}}); code != 0 {
+			b.Fatalf("verify: exit %d", code)
+		}
+	}
+	b.ReportMetric(float64(size)*float64(b.N)/b.Elapsed().Seconds(), "indices/s")
+}
+
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
