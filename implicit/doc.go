@@ -28,6 +28,8 @@
 //	                 graph, pawns, police                                (slower start)
 //	ClassifyCounter  chess, dobutsu,      every engine's classify        two calls where one would do
 //	                 graph, pawns, police
+//	MoveClassifier   chess                retro verify, query's          Classify, then Moves: each checked
+//	                                      WinDepths                      position decoded twice
 //	UnmoveCounter    graph, police        the parallel engine's pull     un-moves are listed to be counted
 //	                                      levels (their cost)
 //	Symmetric        quixo, teeko         the command (Compact),         every position is solved, not one
