@@ -118,6 +118,19 @@ func (p *Position) bothPawns() bool {
 	return has[0] && has[1]
 }
 
+// pawnOnDoubleRank reports whether a pawn of side c stands on its double
+// step's rank. Only then can a position one move before p, the other side
+// to move, be an en-passant node (c's pawn having just stepped there), as
+// the other side's un-moves leave c's pawns in place.
+func (p *Position) pawnOnDoubleRank(c Color) bool {
+	for _, pc := range p.List() {
+		if pc.Kind == Pawn && pc.Color == c && pc.Square.Rank() == doubleRank(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // withEP appends u, and u with each en-passant square of the position
 // before it: the un-moves that reach the same position from a node with
 // an en-passant right. check is false where p's material cannot have one.

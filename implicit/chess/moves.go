@@ -290,12 +290,13 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 	if ep {
 		opened = p.enPassant(eps[:0])
 	}
+	nodes := ep && p.pawnOnDoubleRank(p.Turn) // whether a position before can be an en-passant node
 	for j, pc := range p.List() {
 		if pc.Color != them {
 			continue
 		}
 		for from := p.unmoveSquares(j, all, king, opened); from != 0; from &= from - 1 {
-			if u := (unmove{uint8(j), from.First(), 0}); ep {
+			if u := (unmove{uint8(j), from.First(), 0}); nodes {
 				dst = p.withEP(dst, u, ep)
 			} else {
 				dst = append(dst, u) // withEP's, inline

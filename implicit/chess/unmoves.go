@@ -38,7 +38,11 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 	if p.EP == 0 {
 		st = tier.e.stepper(&p, i)
 	}
-	if p.EP == 0 && !p.bothPawns() {
+	// plainUnmoves leaves out the en-passant nodes before p and the double
+	// steps that would have made one: where both sides have pawns, it
+	// serves a tier's un-moves that leave the pawns' out (blocks) when no
+	// pawn of the side to move stands where a double step ends.
+	if p.EP == 0 && (!p.bothPawns() || !conversions && tier.e.blocks != nil && !p.pawnOnDoubleRank(p.Turn)) {
 		dst = g.plainUnmoves(&p, tier, &st, conversions, dst)
 		return g.unconverted(&p, tier, conversions, from, dst)
 	}
