@@ -15,13 +15,7 @@ import (
 //	retro solve quixo -n 4 -db /tmp/q4.db
 //	RETRO_BENCH_DB=/tmp/q4.db go test ./cmd/retro -run '^$' -bench Query
 func BenchmarkQuery(b *testing.B) {
-	path := os.Getenv("RETRO_BENCH_DB")
-	if path == "" {
-		path = b.TempDir() + "/q3.db"
-		if code := run([]string{"solve", "quixo", "-n", "3", "-db", path}, &env{ctx: b.Context(), stdout: discard{}, stderr: discard{}}); code != 0 {
-			b.Fatalf("solve: exit %d", code)
-		}
-	}
+	path := benchDatabase(b, "quixo", "-n", "3")
 	d, err := openDatabase(path)
 	if err != nil {
 		b.Fatal(err)
@@ -67,13 +61,7 @@ func BenchmarkQuery(b *testing.B) {
 //
 //	RETRO_BENCH_DB=DIR/KQNvKQ.db go test ./cmd/retro -run '^$' -bench Verify -benchtime 1x
 func BenchmarkVerify(b *testing.B) {
-	path := os.Getenv("RETRO_BENCH_DB")
-	if path == "" {
-		path = b.TempDir() + "/kqkr.db"
-		if code := run([]string{"solve", "chess", "KQvKR", "-compact", "-db", path}, &env{ctx: b.Context(), stdout: discard{}, stderr: discard{}}); code != 0 {
-			b.Fatalf("solve: exit %d", code)
-		}
-	}
+	path := benchDatabase(b, "chess", "KQvKR", "-compact")
 	d, err := openDatabase(path)
 	if err != nil {
 		b.Fatal(err)
@@ -81,11 +69,28 @@ func BenchmarkVerify(b *testing.B) {
 	size := d.f.Table(0).Size()
 	d.f.Close()
 	for b.Loop() {
-		if code := run([]string{"verify", path}, &env{ctx: b.Context(), stdout: discard{}, stderr: discard{}}); code != 0 {
-			b.Fatalf("verify: exit %d", code)
-		}
+		quietRun(b, "verify", path)
 	}
 	b.ReportMetric(float64(size)*float64(b.N)/b.Elapsed().Seconds(), "indices/s")
+}
+
+// benchDatabase returns the file named by $RETRO_BENCH_DB, or a database
+// of `retro solve GAME ARGS...` written for the benchmark.
+func benchDatabase(b *testing.B, game string, args ...string) string {
+	if path := os.Getenv("RETRO_BENCH_DB"); path != "" {
+		return path
+	}
+	path := b.TempDir() + "/bench.db"
+	quietRun(b, append(append([]string{"solve", game}, args...), "-db", path)...)
+	return path
+}
+
+// quietRun runs retro with args, its output discarded, and stops the
+// benchmark if it fails.
+func quietRun(b *testing.B, args ...string) {
+	if code := run(args, &env{ctx: b.Context(), stdout: discard{}, stderr: discard{}}); code != 0 {
+		b.Fatalf("retro %s: exit %d", args[0], code)
+	}
 }
 
 type discard struct{}
