@@ -303,12 +303,16 @@ func (g *Game) decodeTo(s uint64, p *Position) (k int, i uint64, ok bool) {
 	return k, i, e.legalIndex(i, kk, p)
 }
 
-// decodeLegal is decode of a legal index s, for Moves and Unmoves (which
-// the contract defines for legal positions only): it spares the check.
-func (g *Game) decodeLegal(s uint64) (p Position, k int, i uint64) {
+// decodeLegal is decodeTo of a legal index s, for Moves and Unmoves
+// (which the contract defines for legal positions only): it spares the
+// check. Like decodeTo it writes p in place: a position returned by value
+// is read back whole just after its pieces' squares were written a byte
+// at a time, a load the processor cannot forward from those stores (it
+// waits for them to reach the cache: a tenth of a tier's un-moves).
+func (g *Game) decodeLegal(s uint64, p *Position) (k int, i uint64) {
 	k, i = g.locate(s)
-	g.mats[k].e.decodeInto(i, &p)
-	return p, k, i
+	g.mats[k].e.decodeInto(i, p)
+	return k, i
 }
 
 // Index returns the index of position p's class, and false if p is not a
@@ -420,7 +424,8 @@ func (g *Game) ClassifyTierMoves(s uint64, dst []uint64) (implicit.Kind, uint64,
 // TierMoves returns the number of s's moves within its material and
 // appends the others, its captures and promotions (implicit.TierMover).
 func (g *Game) TierMoves(s uint64, dst []uint64) (uint64, []uint64) {
-	p, k, i := g.decodeLegal(s)
+	var p Position
+	k, i := g.decodeLegal(s, &p)
 	return g.tierMoves(&p, k, i, dst)
 }
 
@@ -492,7 +497,8 @@ func (g *Game) staysInside(p *Position, m Move, all Bitboard, blocked bool) bool
 // stalemate's only move is to itself. s must be legal (see Classify), as
 // for Unmoves.
 func (g *Game) Moves(s uint64, dst []uint64) []uint64 {
-	p, k, i := g.decodeLegal(s)
+	var p Position
+	k, i := g.decodeLegal(s, &p)
 	return g.moves(&p, k, i, dst)
 }
 
@@ -573,7 +579,7 @@ func (g *Game) moveIndex(p *Position, k int, i uint64, st *stepper, m Move, all 
 	// to one).
 	if m.Promotion == King && !all.Has(m.To) && p.EP == 0 {
 		if st.e == nil {
-			*st = t.e.stepper(p, i)
+			t.e.initStepper(st, p, i)
 		}
 		j := st.slot(p, m.From)
 		double := p.Pieces[j].Kind == Pawn && (m.To-m.From == 16 || m.From-m.To == 16)

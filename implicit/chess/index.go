@@ -229,10 +229,11 @@ type stepper struct {
 	j    int
 }
 
-// stepper returns the stepper of p, of index i (legal, a
-// representative, not an en-passant node).
-func (e *Endgame) stepper(p *Position, i uint64) stepper {
-	s := stepper{e: e, kkOf: &e.kkOf, from: NoSquare}
+// initStepper makes s the stepper of p, of index i (legal, a
+// representative, not an en-passant node), in place as decodeLegal
+// writes a position.
+func (e *Endgame) initStepper(s *stepper, p *Position, i uint64) {
+	*s = stepper{e: e, kkOf: &e.kkOf, from: NoSquare}
 	half, start := e.half, uint64(0)
 	if e.blocks != nil {
 		s.cfg = e.placement(p)
@@ -248,7 +249,6 @@ func (e *Endgame) stepper(p *Position, i uint64) stepper {
 	}
 	s.kk = s.kkOf[p.Pieces[0].Square][p.Pieces[e.bk].Square]
 	s.alone = e.blocks == nil && e.alone[s.kk]
-	return s
 }
 
 // slot returns p.slot(sq), the slot of p's piece on sq, p being the

@@ -82,12 +82,20 @@ func (p *Position) Material() Material {
 	return m
 }
 
-// occupancy returns the squares of each side's pieces.
-func (p *Position) occupancy() (byColor [2]Bitboard) {
+// occupancy returns the squares of each side's pieces. They are gathered
+// in two registers, not in the array by colour: or-ing into an array
+// element stores and loads memory at each piece, and the array's copy
+// to the caller, one 16-byte load of two 8-byte stores, waits for them to
+// reach the cache (5% of a classification).
+func (p *Position) occupancy() [2]Bitboard {
+	var white, black Bitboard
 	for _, pc := range p.List() {
-		byColor[pc.Color] |= Bit(pc.Square)
+		bit := Bit(pc.Square)
+		isBlack := -Bitboard(pc.Color) // all ones for Black (1), none for White (0)
+		white |= bit &^ isBlack
+		black |= bit & isBlack
 	}
-	return byColor
+	return [2]Bitboard{white, black}
 }
 
 // occupied returns the squares p's pieces stand on.

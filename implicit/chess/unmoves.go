@@ -26,7 +26,8 @@ func (g *Game) TierUnmoves(t uint64, _ bool, dst []uint64) []uint64 {
 
 // unmoves is Unmoves, with the un-conversions only if conversions is set.
 func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
-	p, k, i := g.decodeLegal(t)
+	var p Position
+	k, i := g.decodeLegal(t, &p)
 	from := len(dst)
 	// A stalemate moves to itself: TierUnmoves may leave that out
 	// (implicit.TierUnmover), and does, sparing the test.
@@ -36,7 +37,7 @@ func (g *Game) unmoves(t uint64, conversions bool, dst []uint64) []uint64 {
 	tier := &g.mats[k]
 	var st stepper
 	if p.EP == 0 {
-		st = tier.e.stepper(&p, i)
+		tier.e.initStepper(&st, &p, i)
 	}
 	// plainUnmoves leaves out the en-passant nodes before p and the double
 	// steps that would have made one: where both sides have pawns, it
