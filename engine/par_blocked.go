@@ -268,6 +268,7 @@ func (s *parSolver) spread(w int, t uint64, v Value) bool {
 func (s *parSolver) apply(ctx context.Context) error {
 	p := s.blocks
 	err := parallel.Each(ctx, s.workers, p.blocks, func(w int, k uint64) error {
+		s.warm(k)
 		for x := range p.workers {
 			bw := &p.workers[x]
 			for seg := bw.first[k]; seg != 0; seg = bw.next[seg-1] {
@@ -283,6 +284,36 @@ func (s *parSolver) apply(ctx context.Context) error {
 	}
 	return err
 }
+
+// warm reads block k's lanes in order, a word per cache line, when its
+// lists hold more entries than the block has lines: the lines then come
+// in at the memory's streaming rate, which the hardware prefetcher keeps
+// up, where the entries would miss them one at a time in random order.
+func (s *parSolver) warm(k uint64) {
+	p := s.blocks
+	entries := 0
+	for x := range p.workers {
+		bw := &p.workers[x]
+		for seg := bw.first[k]; seg != 0; seg = bw.next[seg-1] {
+			entries += segment
+		}
+	}
+	words := s.lanes.Words()
+	perBlock := uint64(1) << p.shift * uint64(s.lanes.Width()) / 64
+	lo := k * perBlock
+	hi := min(lo+perBlock, uint64(len(words)))
+	if lo >= hi || uint64(entries) < (hi-lo)/8 {
+		return
+	}
+	var sum uint64
+	for i := lo; i < hi; i += 8 {
+		sum += words[i]
+	}
+	warmSink.Add(sum)
+}
+
+// warmSink keeps warm's loads from being optimised away.
+var warmSink atomic.Uint64
 
 // applyList applies one list of entries for the block starting at lane
 // base, on worker w, which alone touches the block's lanes in this phase.
