@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/retro-solver/retro/bitset"
+	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/parallel"
 )
 
@@ -187,9 +188,11 @@ func (s *parSolver) expandBlocked(ctx context.Context, depth uint64) error {
 // plain stores suffice.
 func (s *parSolver) scatterSet(w int, lo, hi, depth uint64) uint64 {
 	words := s.cur.Set().Words()
+	ahead := newLookahead(s.g, words, lo, hi)
 	for wi := lo; wi < hi; wi++ {
 		for x := words[wi]; x != 0; x &= x - 1 {
 			t := wi<<6 + uint64(bits.TrailingZeros64(x))
+			ahead.next()
 			// The payload may hold a count (a win claimed by a pull level
 			// keeps it), which the depth replaces (or, for an ExitGame,
 			// stays: the depth goes to the exits' lane).
@@ -207,6 +210,52 @@ func (s *parSolver) scatterSet(w int, lo, hi, depth uint64) uint64 {
 		words[wi] = 0
 	}
 	return hi
+}
+
+// lookaheadDistance is how many frontier positions ahead of the one
+// walked back scatterSet asks for un-moves' memory (UnmovePrefetcher).
+const lookaheadDistance = 16
+
+// lookahead walks a dense frontier's positions in [lo, hi) (words of its
+// bit set) ahead of scatterSet, asking an UnmovePrefetcher game for each
+// one's un-moves: next, once per position scattered, asks for the one
+// lookaheadDistance further. It reads the words only, which scatterSet
+// clears behind it.
+type lookahead struct {
+	g      implicit.UnmovePrefetcher
+	words  []uint64
+	wi, hi uint64
+	x      uint64 // the bits of words[wi] not yet asked for
+}
+
+// newLookahead returns the lookahead of [lo, hi), the first positions
+// asked for already; a game that is no UnmovePrefetcher gets one that does
+// nothing.
+func newLookahead(g implicit.Game, words []uint64, lo, hi uint64) lookahead {
+	pg, ok := g.(implicit.UnmovePrefetcher)
+	if !ok || lo >= hi {
+		return lookahead{}
+	}
+	a := lookahead{g: pg, words: words, wi: lo, hi: hi, x: words[lo]}
+	for range lookaheadDistance {
+		a.next()
+	}
+	return a
+}
+
+func (a *lookahead) next() {
+	if a.g == nil {
+		return
+	}
+	for a.x == 0 {
+		if a.wi++; a.wi >= a.hi {
+			a.g = nil
+			return
+		}
+		a.x = a.words[a.wi]
+	}
+	a.g.PrefetchUnmoves(a.wi<<6 + uint64(bits.TrailingZeros64(a.x)))
+	a.x &= a.x - 1
 }
 
 // scatterList scatters a frontier list, [lo, hi) being indices in the

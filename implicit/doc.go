@@ -32,6 +32,8 @@
 //	                                      WinDepths                      position decoded twice
 //	UnmoveCounter    graph, police        the parallel engine's pull     un-moves are listed to be counted
 //	                                      levels (their cost)
+//	UnmovePrefetcher graph                the parallel engine's blocked  each position's un-moves are read
+//	                                      levels (scatter)               from memory when it is reached
 //	Symmetric        quixo, teeko         the command (Compact),         every position is solved, not one
 //	                                      tier, gametest                 per class: up to 8x the memory
 //	CanonicalMover   quixo, teeko         Reduce, Compact, tier          Canonical of each move and un-move

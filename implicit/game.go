@@ -108,6 +108,15 @@ func UnmoveCounterOf(g Game) func(t uint64, buf []uint64) (uint64, []uint64) {
 	}
 }
 
+// UnmovePrefetcher is a Game whose un-moves are read from memory (an
+// explicit graph's in-edges): PrefetchUnmoves(t) asks for what Unmoves(t)
+// will read without waiting for it, so that the parallel engine, which
+// calls it for the positions a little ahead of the one it walks back
+// from, overlaps their cache misses. It changes nothing else.
+type UnmovePrefetcher interface {
+	PrefetchUnmoves(t uint64)
+}
+
 // ClassifyCounter is a MoveCounter that classifies a position and counts
 // its moves in one call, sharing the work the two calls would each do
 // (decoding the index): engines call it once per index to start a solve.

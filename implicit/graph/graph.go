@@ -12,8 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/prefetch"
 	"github.com/retro-solver/retro/parallel"
 )
 
@@ -161,6 +163,14 @@ func (g *Graph) Unmoves(t uint64, dst []uint64) []uint64 {
 		dst = append(dst, uint64(u))
 	}
 	return dst
+}
+
+// PrefetchUnmoves asks for the first line of t's in-edges ahead of
+// Unmoves(t) (implicit.UnmovePrefetcher).
+func (g *Graph) PrefetchUnmoves(t uint64) {
+	if off := g.revOff[t]; int(off) < len(g.rev) {
+		prefetch.Line(uintptr(unsafe.Pointer(&g.rev[off])))
+	}
 }
 
 // NumMoves returns the number of moves of s, its out-degree.
