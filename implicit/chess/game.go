@@ -592,7 +592,7 @@ func (g *Game) moveIndex(p *Position, k int, i uint64, st *stepper, m Move, all 
 	var q Position
 	key := t.key
 	if p.EP == 0 && (m.Promotion != King || all.Has(m.To)) {
-		q, key = p.convert(m, key)
+		key = p.convert(m, key, &q)
 	} else {
 		q = p.Play(m)
 		key = positionKey(&q)

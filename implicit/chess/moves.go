@@ -69,7 +69,8 @@ func (p *Position) generate(dst []Move, how listing) ([]Move, int) {
 	all := occ[0] | occ[1]
 	us := p.Turn
 	king := p.king(us)
-	safe := p.uncheckedSquares(king, all, occ[us])
+	var safe [MaxPieces]Bitboard
+	p.uncheckedSquares(king, all, occ[us], &safe)
 	quiet := 0
 	for j, pc := range p.List() {
 		if pc.Color != us {
@@ -141,9 +142,9 @@ func (p *Position) generate(dst []Move, how listing) ([]Move, int) {
 // where a slider does, its line to the king or its square; for the one
 // piece between a slider and the king (pinned), that line or the slider's
 // square. The other side's pieces are looked at once for all of them.
-// (En passant, which takes a piece off another square, is epSafe's.)
-func (p *Position) uncheckedSquares(king Square, all, ours Bitboard) [MaxPieces]Bitboard {
-	var safe [MaxPieces]Bitboard
+// (En passant, which takes a piece off another square, is epSafe's.) It
+// writes them into safe, in place, as decodeLegal writes a position.
+func (p *Position) uncheckedSquares(king Square, all, ours Bitboard, safe *[MaxPieces]Bitboard) {
 	for j := range p.N {
 		safe[j] = ^Bitboard(0)
 	}
@@ -168,7 +169,6 @@ func (p *Position) uncheckedSquares(king Square, all, ours Bitboard) [MaxPieces]
 	for j := range p.N {
 		safe[j] &= check
 	}
-	return safe
 }
 
 // Play returns the position after move m, which must be a move of p's
@@ -218,10 +218,11 @@ func (p *Position) play(m Move) Position {
 }
 
 // convert is Play of m, a capture or a promotion (or both) of p other than
-// en passant, that also returns the positionKey of the position it reaches
-// from p's (key): the piece on m.To, if any, is taken.
-func (p *Position) convert(m Move, key uint32) (Position, uint32) {
-	q := Position{Turn: p.Turn.Other()}
+// en passant, into q (in place, as decodeLegal writes a position), and
+// returns the positionKey of the position it reaches from p's (key): the
+// piece on m.To, if any, is taken.
+func (p *Position) convert(m Move, key uint32, q *Position) uint32 {
+	*q = Position{Turn: p.Turn.Other()}
 	for _, pc := range p.List() {
 		switch pc.Square {
 		case m.To:
@@ -237,7 +238,7 @@ func (p *Position) convert(m Move, key uint32) (Position, uint32) {
 		q.add(pc)
 	}
 	q.Sort()
-	return q, key
+	return key
 }
 
 // Unmoves appends the positions of the same material from which a legal
