@@ -28,11 +28,14 @@ import (
 //     a range of lanes that fits in a core's L2 cache (128 KiB of them):
 //     the predecessor's offset in the block and one bit for the update,
 //     claim a win (the position is a loss) or take a move off the count
-//     (it is a win). The writes are sequential.
+//     (it is a win). The writes are sequential. A game whose un-moves are
+//     read from memory (a graph's in-edges) is asked for them some
+//     positions ahead (lookahead), so that their misses overlap.
 //  2. Apply: each block is given to one worker, which applies every
-//     worker's entries for that block in turn. Its lanes are in cache, and
-//     no other worker touches them in this phase, so plain loads and
-//     stores suffice.
+//     worker's entries for that block in turn. Its lanes are in cache
+//     (read in order first, warm, where its entries are many), and no
+//     other worker touches them in this phase, so plain loads and stores
+//     suffice.
 //
 // The updates of one level commute (doc.go: a win claimed at this level
 // keeps a move to a loss, so decrements never bring it to zero), so
