@@ -22,8 +22,11 @@ type Plan struct {
 	Peak    uint64
 	Largest int // the tier of the peak
 	// Together is the number of tiers solved at once at the peak: 1, or
-	// the workers when as many small tiers as the largest weigh the most.
+	// SideBySide when as many small tiers as the largest weigh the most.
 	Together int
+	// SideBySide is the most small tiers solved at once: the workers, or
+	// fewer where Within keeps the peak within a limit (tier.Options).
+	SideBySide int
 	// Split[k], in a plan of SolveShared's ranks (Shared), says that tier
 	// k is split across them: Tiers[k] is then one rank's share.
 	Split []bool
@@ -61,9 +64,24 @@ func Estimate(g implicit.Tiered, workers int) Plan {
 		h := storeHeader{entries: p.Entries[k], positions: t.Size(), width: planWidth, symmetric: sym != nil}
 		p.Disk[k] = h.fileSize()
 	}
-	p.Split, p.Ranks = make([]bool, len(tiers)), 1
+	p.Split, p.Ranks, p.SideBySide = make([]bool, len(tiers)), 1, workers
 	p.peaks(g, workers)
 	return p
+}
+
+// Within returns the plan with as few small tiers side by side as bring
+// its peak within limit bytes, down to one at a time: a solve that does
+// not fit with every worker on a small tier of its own runs fewer at once
+// (or the tiers one after the other, each on every worker) rather than
+// being refused.
+func (p Plan) Within(g implicit.Tiered, workers int, limit uint64) Plan {
+	workers = parallel.Workers(workers)
+	q := p
+	q.Tiers = make([]uint64, len(p.Tiers))
+	for q.peaks(g, workers); q.Peak > limit && q.SideBySide > 1; q.peaks(g, workers) {
+		q.SideBySide--
+	}
+	return q
 }
 
 // Shared returns the plan of SolveShared on the given number of ranks
@@ -113,8 +131,8 @@ func (p *Plan) peaks(g implicit.Tiered, workers int) {
 		}
 		p.Tiers[k] = b
 		together := 1
-		if small(t, workers) && !p.Split[k] {
-			together = workers
+		if small(g, t, workers, p.SideBySide) && !p.Split[k] {
+			together = p.SideBySide
 		}
 		if b*uint64(together) > p.Peak {
 			p.Peak, p.Largest, p.Together = b*uint64(together), k, together

@@ -13,21 +13,25 @@ import (
 // A tier too small to keep every worker busy through its levels (each
 // level of a few thousand entries ends at a barrier where the workers
 // wait for each other) is solved by one worker, beside other small tiers
-// whose children are solved: smallPerWorker positions per worker is where
-// Quixo's and Teeko's tiers reach the rate of the large ones.
+// whose children are solved: smallPerWorker entries per worker (see small)
+// is where Quixo's and Teeko's tiers reach the rate of the large ones.
 const smallPerWorker = 1 << 18
 
-// small says whether tier t is solved by one worker, several such tiers at
-// once, in a solve with the given number of workers. It counts positions,
-// also for a game solved on its classes: Quixo 4 x 4's tiers hold a
-// thirteenth as many classes, and counted so, all but one of them would
-// be small and its tiered solve 0.96x the in-memory one's time instead of
-// 1.1-1.2x (measured on 2 cores); but the plan counts small tiers side by
-// side at once, and -max-memory would then refuse solves that run today
-// one tier at a time. Side by side only while the tiers' memory fits the
-// limit would allow both.
-func small(t implicit.Tier, workers int) bool {
-	return workers > 1 && t.Size() < smallPerWorker*uint64(workers)
+// small says whether tier t of g is solved by one worker, several such
+// tiers at once (at most sideBySide), in a solve with the given number of
+// workers. Its size is that of the arrays the engine walks: its classes
+// where g numbers them (ClassNumberer: Quixo up to 4 x 4, whose tiers of
+// up to 8 million positions hold a thirteenth as many classes), its
+// positions otherwise. Counted in positions, Quixo 4 x 4's tiers of 2^19
+// classes and fewer took both workers of a 2-core machine, each level's
+// barrier leaving one idle: its tiered solve took 1.18x the in-memory
+// one's time, and 0.96x-1.02x counted in classes.
+func small(g implicit.Game, t implicit.Tier, workers, sideBySide int) bool {
+	n := t.Size()
+	if cu := implicit.ClassNumbererOf(g); cu != nil {
+		n = cu.ClassesBelow(t.End) - cu.ClassesBelow(t.Start)
+	}
+	return workers > 1 && sideBySide > 1 && n < smallPerWorker*uint64(workers)
 }
 
 // finished is what a tier's goroutine reports.
@@ -50,6 +54,10 @@ type finished struct {
 // same values whatever its number of workers.
 func (s *solver) schedule(ctx context.Context, order []int) error {
 	workers := parallel.Workers(s.o.Engine.Workers)
+	sideBySide := workers
+	if s.o.SideBySide > 0 {
+		sideBySide = min(s.o.SideBySide, workers)
+	}
 	m := newManager(s.tiers, order, 1)
 	closed := 0                       // m.retired[:closed] are closed
 	rank := make([]int, len(s.tiers)) // rank[k]: k's place in order
@@ -83,13 +91,15 @@ func (s *solver) schedule(ctx context.Context, order []int) error {
 			i := first()
 			k := m.ready[i]
 			w := 1
-			if !small(s.tiers[k], workers) || (len(m.ready) == 1 && running == 0) {
+			if !small(s.g, s.tiers[k], workers, sideBySide) || (len(m.ready) == 1 && running == 0) {
 				if running > 0 {
 					break
 				}
 				w = workers
-			} else if busy >= workers {
+			} else if busy >= workers || running >= sideBySide {
 				break
+			} else {
+				w = workers / sideBySide // all the workers, where fewer tiers than they go side by side
 			}
 			m.ready = slices.Delete(m.ready, i, i+1)
 			busy += w

@@ -45,6 +45,10 @@ type Options struct {
 	// CheckpointEvery is the time between two checkpoints inside a tier
 	// (engine.Checkpoint, at level barriers); 0 means 5 minutes.
 	CheckpointEvery time.Duration
+	// SideBySide is the most small tiers solved at once, one worker each
+	// (Plan.SideBySide, which keeps them within the memory allowed); 0:
+	// one per worker.
+	SideBySide int
 	// SplitFrom, for SolveShared, is the number of positions from which a
 	// tier is solved by all ranks together, each owning a range of its
 	// entries (engine.Distributed), instead of whole by one; 0: none is.

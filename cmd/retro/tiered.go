@@ -102,13 +102,15 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 		splitFrom = c.splitTiers.threshold(tiers, plan, limit-min(limit, c.baseBytes))
 		plan = plan.Shared(g, c.workers, c.world.Ranks(), splitFrom)
 	}
+	extra := c.baseBytes
+	if c.dbw != nil {
+		extra += dbWriterBytes(c.dbOptions())
+	}
+	plan = plan.Within(g, c.workers, limit-min(limit, extra))
 	if c.plan {
 		return printPlan(out, g, plan, c.baseBytes)
 	}
-	need := c.baseBytes + plan.Peak
-	if c.dbw != nil {
-		need += dbWriterBytes(c.dbOptions())
-	}
+	need := extra + plan.Peak
 	if c.wantProgress() {
 		fmt.Fprintf(c.env.stderr, "retro: %d tiers; memory about %s at the peak, %s\n",
 			len(tiers), text.HumanBytes(need), plan.DescribePeak(tiers))
@@ -121,7 +123,8 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 	if err != nil {
 		return err
 	}
-	o := tier.Options{Dir: dir, Fingerprint: c.fingerprint(d), Engine: c.options(), CheckpointEvery: c.ckptEvery, SplitFrom: splitFrom}
+	o := tier.Options{Dir: dir, Fingerprint: c.fingerprint(d), Engine: c.options(), CheckpointEvery: c.ckptEvery,
+		SplitFrom: splitFrom, SideBySide: plan.SideBySide}
 	o.Engine.MaxMemory = max(limit-min(limit, c.baseBytes), 1)
 	if c.wantProgress() {
 		o.Progress = c.env.stderr
