@@ -361,25 +361,35 @@ func (s *parSolver) apply(ctx context.Context) error {
 // bandwidth from the other workers for little.
 func (s *parSolver) warm(k uint64) {
 	p := s.blocks
-	entries := 0
-	for x := range p.workers {
-		bw := &p.workers[x]
-		for seg := bw.first[k]; seg != 0; seg = bw.next[seg-1] {
-			entries += segment
-		}
-	}
 	words := s.lanes.Words()
 	perBlock := uint64(1) << p.shift * uint64(s.lanes.Width()) / 64
 	lo := k * perBlock
 	hi := min(lo+perBlock, uint64(len(words)))
-	if lo >= hi || uint64(entries) < (hi-lo)/8/4 {
+	if lo >= hi || !p.hasEntries(k, (hi-lo)/lineWords/4) {
 		return
 	}
 	var sum uint64
-	for i := lo; i < hi; i += 8 {
+	for i := lo; i < hi; i += lineWords {
 		sum += words[i]
 	}
 	warmSink.Add(sum)
+}
+
+// lineWords is the words of the lanes in a cache line (64 bytes).
+const lineWords = 8
+
+// hasEntries reports whether the workers' lists hold at least want
+// entries for block k, counted a segment at a time (the last ones may be
+// partly filled) and no further than want.
+func (p *pushBlocks) hasEntries(k, want uint64) bool {
+	var entries uint64
+	for x := range p.workers {
+		bw := &p.workers[x]
+		for seg := bw.first[k]; seg != 0 && entries < want; seg = bw.next[seg-1] {
+			entries += segment
+		}
+	}
+	return entries >= want
 }
 
 // warmSink keeps warm's loads from being optimised away.

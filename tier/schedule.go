@@ -19,9 +19,9 @@ const smallPerWorker = 1 << 18
 
 // small says whether tier t of g is solved by one worker, several such
 // tiers at once (at most sideBySide), in a solve with the given number of
-// workers. Its size is that of the arrays the engine walks: its classes
-// where g numbers them (ClassNumberer: Quixo up to 4 x 4, whose tiers of
-// up to 8 million positions hold a thirteenth as many classes), its
+// workers. Its size is its classes where g numbers them (ClassNumberer:
+// Quixo up to 4 x 4, whose tiers of up to 8 million positions hold a
+// thirteenth as many classes, the entries the engine walks), its
 // positions otherwise. Counted in positions, Quixo 4 x 4's tiers of 2^19
 // classes and fewer took both workers of a 2-core machine, each level's
 // barrier leaving one idle: its tiered solve took 1.18x the in-memory
