@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
@@ -133,6 +134,50 @@ func TestParallelMatchesOracle(t *testing.T) {
 	for seed := range uint64(300) {
 		g := randomMarkedGame(seed + 10000)
 		checkAgainstOracle(t, g, par(t, g, 3), fmt.Sprintf("marked game seed %d", seed+10000))
+	}
+}
+
+// repeating is a game over a graph's distinct edges that lists each
+// vertex's moves with repeats where asked (implicit.RepeatMover): every
+// third move twice, the list reversed, as a symmetric game lists a class
+// reached by two moves.
+type repeating struct{ g *graph.Graph }
+
+func (r repeating) Size() uint64                    { return r.g.Size() }
+func (r repeating) MaxMoves() uint64                { return 2 * r.g.MaxMoves() }
+func (r repeating) Classify(s uint64) implicit.Kind { return r.g.Classify(s) }
+func (r repeating) Moves(s uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	dst = r.g.Moves(s, dst)
+	return append(dst[:start], implicit.SortedSet(dst[start:])...)
+}
+func (r repeating) Unmoves(t uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	dst = r.g.Unmoves(t, dst)
+	return append(dst[:start], implicit.Distinct(dst[start:])...)
+}
+func (r repeating) MovesWithRepeats(s uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	dst = r.Moves(s, dst)
+	for i := start; i < len(dst); i += 3 {
+		dst = append(dst, dst[i])
+	}
+	slices.Reverse(dst[start:])
+	return dst
+}
+
+// TestPullWithRepeats solves games whose pull levels list moves with
+// repeats, each of which must still count once, and compares every value
+// and depth with the sequential engine's, which never sees a repeat.
+func TestPullWithRepeats(t *testing.T) {
+	for seed := range uint64(100) {
+		g := repeating{randomGraph(seed)}
+		if _, ok := implicit.Game(g).(implicit.RepeatMover); !ok {
+			t.Fatal("repeating is no RepeatMover")
+		}
+		if err := enginetest.CrossCheck(ctx, g, 1, 3); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
 	}
 }
 

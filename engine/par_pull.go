@@ -45,7 +45,9 @@ func (d Direction) String() string {
 //   - Pull (pullLevel): each unresolved position walks its moves and looks
 //     them up in the frontier's bit set; a move to a loss of this level
 //     makes it a win, the moves to wins of this level are taken off its
-//     count, and at zero it is a loss. Only the position's own lane is
+//     count (each once: a game whose moves are listed with repeats,
+//     implicit.RepeatMover, has the few found deduplicated), and at zero it
+//     is a loss. Only the position's own lane is
 //     written, so no atomic update is needed, the lanes are read in index
 //     order, and the random accesses go to the bit set, 16 times smaller
 //     than the lanes.
@@ -136,12 +138,13 @@ func (d *directions) record(pulled bool, f, edges uint64, took time.Duration) {
 func (s *parSolver) samplePull() float64 {
 	set := s.cur.Set()
 	b := &s.bufs[0]
+	moves, _ := implicit.MovesWithRepeatsOf(s.g) // as pullLevel lists them
 	var hits uint64
 	ns := nanosPerMove(s.n, 16, func(i uint64) uint64 {
 		if s.lanes.Get(i)>>s.codeShift != 0 {
 			return 0
 		}
-		b.buf = s.g.Moves(i, b.buf[:0])
+		b.buf = moves(i, b.buf[:0])
 		for _, m := range b.buf {
 			if set.Test(m) {
 				hits++
@@ -218,6 +221,7 @@ func (s *parSolver) pullLevel(ctx context.Context, depth uint64) error {
 	words, width := lanes.Words(), lanes.Width()
 	perBlock := width // lane words per 64 indices: 64 / (64 / width)
 	unmoves := implicit.UnmoveCounterOf(s.g)
+	moves, repeats := implicit.MovesWithRepeatsOf(s.g)
 	chunk := parallel.ChunkFor(s.n, s.workers, 4096)
 	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		b := &s.bufs[w]
@@ -239,8 +243,9 @@ func (s *parSolver) pullLevel(ctx context.Context, depth uint64) error {
 					b.edges += k
 					continue
 				}
-				buf = s.g.Moves(i, buf[:0])
+				buf = moves(i, buf[:0])
 				left, win := l&mask, false
+				found := 0 // the moves to this level's wins, at the front of buf
 				for _, m := range buf {
 					if frontier[m>>6]&(1<<(m&63)) == 0 {
 						continue
@@ -249,14 +254,20 @@ func (s *parSolver) pullLevel(ctx context.Context, depth uint64) error {
 						win = true
 						break
 					}
-					left--
+					buf[found] = m
+					found++
+				}
+				if !win {
+					if repeats && found > 1 {
+						found = len(implicit.Distinct(buf[:found])) // a class counts once
+					}
+					left -= uint64(found)
 				}
 				switch {
 				case win:
 					// The count stays: a win claimed at this level may
 					// still see an exit's decrement (see expandExits), and
-					// its count is positive, the loss among its moves never
-					// taken off.
+					// its count is positive, none of its moves taken off.
 					lanes.Store(i, uint64(Win)<<code|left)
 					s.next.Emit(w, i)
 				case left == 0:

@@ -87,10 +87,12 @@ func ReachableSet(ctx context.Context, g implicit.Game, starts []uint64, opt Opt
 	prog.SetPhase("reaching from the start")
 	prog.Advance(uint64(len(starts)))
 	// expand emits the positions that position i's moves reach for the
-	// first time, for worker wk.
+	// first time, for worker wk (a repeat is seen already: the moves are
+	// listed as they cost least, repeats and all).
+	moves, _ := implicit.MovesWithRepeatsOf(g)
 	expand := func(wk int, i uint64) uint64 {
 		var found uint64
-		buf := g.Moves(i, bufs[wk].buf[:0])
+		buf := moves(i, bufs[wk].buf[:0])
 		for _, t := range buf {
 			if seen.TestAndAdd(t) {
 				next.Emit(wk, t)

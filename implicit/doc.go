@@ -34,6 +34,8 @@
 //	                                      levels (their cost)
 //	UnmovePrefetcher graph                the parallel engine's blocked  each position's un-moves are read
 //	                                      levels (scatter)               from memory when it is reached
+//	RepeatMover      Compact, Reduced     the parallel engine's pull     moves are deduplicated, sorted, for
+//	                                      levels, -reachable             lookups that need no such thing
 //	Symmetric        quixo, teeko         the command (Compact),         every position is solved, not one
 //	                                      tier, gametest                 per class: up to 8x the memory
 //	CanonicalMover   quixo, teeko         Reduce, Compact, tier          Canonical of each move and un-move
@@ -67,6 +69,6 @@
 //
 // A game implements an optional interface by having its methods: the
 // engines and the command find them with a type assertion. The helpers
-// MoveCounterOf, UnmoveCounterOf and ClassifierOf return the fastest way a
-// game offers, with the fallback built in.
+// MoveCounterOf, UnmoveCounterOf, MovesWithRepeatsOf and ClassifierOf
+// return the fastest way a game offers, with the fallback built in.
 package implicit

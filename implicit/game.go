@@ -117,6 +117,28 @@ type UnmovePrefetcher interface {
 	PrefetchUnmoves(t uint64)
 }
 
+// RepeatMover is a Game whose Moves lists each position once, at the cost
+// of deduplicating them (a symmetric game over its classes, two of whose
+// moves may reach one class): MovesWithRepeats(s) appends the same
+// positions, in any order, one that several of s's moves reach once for
+// each of them. An engine that looks each move up in a set and counts the
+// distinct ones found (a pull level) deduplicates those few itself. A game
+// whose Moves may list a position twice (a graph's parallel edges, each a
+// move of its own) is no RepeatMover.
+type RepeatMover interface {
+	MovesWithRepeats(s uint64, dst []uint64) []uint64
+}
+
+// MovesWithRepeatsOf returns g's MovesWithRepeats and true where g is a
+// RepeatMover, otherwise g's Moves and false: the moves it lists are then
+// each listed once.
+func MovesWithRepeatsOf(g Game) (moves func(s uint64, dst []uint64) []uint64, repeats bool) {
+	if rm, ok := g.(RepeatMover); ok {
+		return rm.MovesWithRepeats, true
+	}
+	return g.Moves, false
+}
+
 // ClassifyCounter is a MoveCounter that classifies a position and counts
 // its moves in one call, sharing the work the two calls would each do
 // (decoding the index): engines call it once per index to start a solve.

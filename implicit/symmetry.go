@@ -159,6 +159,21 @@ func (r Reduced) Moves(s uint64, dst []uint64) []uint64 {
 	return canonicalSet(r.S, dst, start, SortedSet)
 }
 
+// MovesWithRepeats appends the canonical positions reachable from s, in
+// no particular order, one reached by several moves once for each
+// (RepeatMover): Moves without its deduplication.
+func (r Reduced) MovesWithRepeats(s uint64, dst []uint64) []uint64 {
+	if cm, ok := r.S.(CanonicalMover); ok {
+		return cm.CanonicalMoves(s, dst)
+	}
+	start := len(dst)
+	dst = r.S.Moves(s, dst)
+	for i, x := range dst[start:] {
+		dst[start+i] = r.S.Canonical(x)
+	}
+	return dst
+}
+
 // Unmoves appends the distinct canonical positions that can move into t's
 // class: the representatives of t's own predecessors, which reach every
 // image of t through the corresponding images of themselves. They come in

@@ -302,6 +302,8 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 	var eg engine.ExitGame = v
 	if to, ok := s.g.(implicit.TierOrderer); ok && to.TierParts(k) > 0 {
 		eg = &partedView{view: v, to: to, k: k}
+	} else if s.sym != nil {
+		eg = symmetricView{v}
 	}
 	var r *engine.Result
 	if t.NoMovesInside {

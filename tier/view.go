@@ -116,6 +116,20 @@ func (v *view) Moves(i uint64, dst []uint64) []uint64 {
 	return v.inside(v.list(v.pos(i), dst, false), start, implicit.SortedSet)
 }
 
+// symmetricView is the view of a symmetric game's tier, whose entries are
+// classes: one that several of a position's moves reach is a repeat.
+type symmetricView struct{ *view }
+
+// MovesWithRepeats lists the entries i moves to in the tier, in no
+// particular order, one that several moves reach once for each
+// (implicit.RepeatMover): Moves without its sort, which a pull level does
+// not need. (A game without symmetry lists a move twice only where it has
+// two, which count twice: its view is no RepeatMover.)
+func (v symmetricView) MovesWithRepeats(i uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	return v.inside(v.list(v.pos(i), dst, false), start, func(xs []uint64) []uint64 { return xs })
+}
+
 // Unmoves lists the entries of the tier that move to i, in no particular
 // order.
 func (v *view) Unmoves(i uint64, dst []uint64) []uint64 {

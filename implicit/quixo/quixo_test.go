@@ -87,6 +87,11 @@ func TestThreeByThree(t *testing.T) {
 	if err := enginetest.CrossCheck(context.Background(), red, 1, 2, 3, 4, 8); err != nil {
 		t.Fatal(err)
 	}
+	// Over the classes numbered (the solve's own way), whose pull levels
+	// list the classes of the moves with repeats.
+	if err := enginetest.CrossCheck(context.Background(), implicit.NewCompact(g), 1, 3); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestFourByFour is the known answer (GamesmanOne): the start is a win in
@@ -224,7 +229,10 @@ func TestTieredSolve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sol, err := tier.Solve(ctx, g, tier.Options{Dir: t.TempDir(), Fingerprint: "quixo 3", Engine: engine.Options{Workers: 2}})
+		// Every level pulled, or by turns, where the classes of a
+		// position's moves come with repeats.
+		dir := []engine.Direction{engine.PullOnly, engine.Alternate}[min/5]
+		sol, err := tier.Solve(ctx, g, tier.Options{Dir: t.TempDir(), Fingerprint: "quixo 3", Engine: engine.Options{Workers: 2, Direction: dir}})
 		if err != nil {
 			t.Fatal(err)
 		}
