@@ -308,6 +308,18 @@ func (c *Compact) Moves(i uint64, dst []uint64) []uint64 {
 	return c.ranks(c.S.Moves(c.Position(i), dst), start, SortedSet)
 }
 
+// CountUnmoves returns the number of classes that can move into class i
+// (UnmoveTallier): where the game numbers its classes itself, its count of
+// their representatives, which spares numbering them; otherwise the length
+// of Unmoves listed into buf.
+func (c *Compact) CountUnmoves(i uint64, buf []uint64) (uint64, []uint64) {
+	if c.cu != nil {
+		return c.cu.CountClassUnmoves(c.Position(i), false, buf)
+	}
+	buf = c.Unmoves(i, buf[:0])
+	return uint64(len(buf)), buf
+}
+
 // MovesWithRepeats appends the classes reachable from class i, in no
 // particular order, a class that several moves reach once for each
 // (RepeatMover): where the game numbers its classes itself, its class

@@ -32,6 +32,8 @@
 //	                                      WinDepths                      position decoded twice
 //	UnmoveCounter    graph, police        the parallel engine's pull     un-moves are listed to be counted
 //	                                      levels (their cost)
+//	UnmoveTallier    Compact              the parallel engine's pull     un-moves are listed to be counted
+//	                                      levels
 //	UnmovePrefetcher graph                the parallel engine's blocked  each position's un-moves are read
 //	                                      levels (scatter)               from memory when it is reached
 //	RepeatMover      Compact, Reduced     the parallel engine's pull     moves are deduplicated, sorted, for

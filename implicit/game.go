@@ -94,13 +94,25 @@ type UnmoveCounter interface {
 	NumUnmoves(t uint64) uint64
 }
 
+// UnmoveTallier is a Game that counts a position's un-moves for less than
+// listing them costs, though not for nothing as an UnmoveCounter does (a
+// symmetric game over its classes counts their representatives without
+// numbering them): CountUnmoves(t, buf) returns len(Unmoves(t, nil)), with
+// buf (returned, perhaps grown) for scratch.
+type UnmoveTallier interface {
+	CountUnmoves(t uint64, buf []uint64) (uint64, []uint64)
+}
+
 // UnmoveCounterOf returns a function that counts the un-moves of a
-// position: g's NumUnmoves where g is an UnmoveCounter, otherwise the
-// length of Unmoves listed into buf (returned, perhaps grown, for the next
-// call).
+// position: g's NumUnmoves where g is an UnmoveCounter, its CountUnmoves
+// where g is an UnmoveTallier, otherwise the length of Unmoves listed into
+// buf (returned, perhaps grown, for the next call).
 func UnmoveCounterOf(g Game) func(t uint64, buf []uint64) (uint64, []uint64) {
 	if uc, ok := g.(UnmoveCounter); ok {
 		return func(t uint64, buf []uint64) (uint64, []uint64) { return uc.NumUnmoves(t), buf }
+	}
+	if ut, ok := g.(UnmoveTallier); ok {
+		return ut.CountUnmoves
 	}
 	return func(t uint64, buf []uint64) (uint64, []uint64) {
 		buf = g.Unmoves(t, buf[:0])

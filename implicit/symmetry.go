@@ -51,6 +51,11 @@ type ClassNumberer interface {
 	// the same order, or with within those of the un-moves that a
 	// TierUnmover lists (TierUnmoves(t, true, dst)).
 	ClassUnmoves(t uint64, within bool, dst []uint64) []uint64
+	// CountClassUnmoves returns the number of distinct classes among
+	// ClassUnmoves(t, within), counted without numbering them, with buf
+	// (returned, perhaps grown) for scratch: what a pull level needs of
+	// a frontier position, which it counts and does not walk.
+	CountClassUnmoves(t uint64, within bool, buf []uint64) (uint64, []uint64)
 	// ClassifyTierClasses returns, for a Tiered game, Classify(s) and,
 	// for an Inner s, the number of distinct classes its moves reach in
 	// its own tier, with the class numbers of those that reach other

@@ -130,6 +130,17 @@ func (v symmetricView) MovesWithRepeats(i uint64, dst []uint64) []uint64 {
 	return v.inside(v.list(v.pos(i), dst, false), start, func(xs []uint64) []uint64 { return xs })
 }
 
+// CountUnmoves returns the number of entries of the tier that move to i
+// (implicit.UnmoveTallier): where the game numbers its classes, its count
+// of their representatives, which spares numbering them.
+func (v symmetricView) CountUnmoves(i uint64, buf []uint64) (uint64, []uint64) {
+	if v.cu != nil {
+		return v.cu.CountClassUnmoves(v.pos(i), true, buf)
+	}
+	buf = v.Unmoves(i, buf[:0])
+	return uint64(len(buf)), buf
+}
+
 // Unmoves lists the entries of the tier that move to i, in no particular
 // order.
 func (v *view) Unmoves(i uint64, dst []uint64) []uint64 {

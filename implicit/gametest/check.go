@@ -238,7 +238,8 @@ func (c *checker) checkSymmetric(s uint64, kind implicit.Kind, moves []uint64) e
 // steps by one past a canonical position and by none past another, and
 // ClassMoves and ClassUnmoves list the ClassesBelow of the representatives
 // CanonicalMoves and CanonicalUnmoves (and TierUnmoves, for a TierUnmover)
-// list.
+// list, and CountClassUnmoves counts the distinct classes ClassUnmoves
+// lists.
 func checkClassNumbers(cu implicit.ClassNumberer, s uint64) error {
 	step := uint64(0)
 	if cu.IsCanonical(s) {
@@ -262,6 +263,12 @@ func checkClassNumbers(cu implicit.ClassNumberer, s uint64) error {
 	if tu, ok := cu.(implicit.TierUnmover); ok {
 		if got, want := cu.ClassUnmoves(s, true, nil), numbers(tu.TierUnmoves(s, true, nil)); !slices.Equal(got, want) {
 			return fmt.Errorf("gametest: ClassUnmoves(%d, within) = %v, the classes of TierUnmoves are %v", s, got, want)
+		}
+	}
+	for _, within := range []bool{false, true} {
+		want := len(implicit.Distinct(cu.ClassUnmoves(s, within, nil)))
+		if got, _ := cu.CountClassUnmoves(s, within, nil); got != uint64(want) {
+			return fmt.Errorf("gametest: CountClassUnmoves(%d, %v) = %d, ClassUnmoves lists %d classes", s, within, got, want)
 		}
 	}
 	return nil

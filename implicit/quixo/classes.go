@@ -195,6 +195,14 @@ func (g *Game) ClassUnmoves(t uint64, within bool, dst []uint64) []uint64 {
 	return g.unmoveList(t, dst, classNumbers, within)
 }
 
+// CountClassUnmoves returns the number of distinct classes among
+// ClassUnmoves(t, within) (implicit.ClassNumberer): their representatives'
+// masks are listed into buf and counted, not numbered.
+func (g *Game) CountClassUnmoves(t uint64, within bool, buf []uint64) (uint64, []uint64) {
+	buf = g.unmoveList(t, buf[:0], classKeys, within)
+	return uint64(len(implicit.Distinct(buf))), buf
+}
+
 // classOf returns the class number of the board with X on x and O on o, X
 // to move: the class of its representative.
 func (g *Game) classOf(x, o uint32) uint64 {
