@@ -142,8 +142,8 @@ type RepeatMover interface {
 }
 
 // MovesWithRepeatsOf returns g's MovesWithRepeats and true where g is a
-// RepeatMover, otherwise g's Moves and false: the moves it lists are then
-// each listed once.
+// RepeatMover, otherwise g's Moves and false: each move it lists then
+// counts, repeats included (a graph's parallel edges).
 func MovesWithRepeatsOf(g Game) (moves func(s uint64, dst []uint64) []uint64, repeats bool) {
 	if rm, ok := g.(RepeatMover); ok {
 		return rm.MovesWithRepeats, true

@@ -172,11 +172,7 @@ func (r Reduced) MovesWithRepeats(s uint64, dst []uint64) []uint64 {
 		return cm.CanonicalMoves(s, dst)
 	}
 	start := len(dst)
-	dst = r.S.Moves(s, dst)
-	for i, x := range dst[start:] {
-		dst[start+i] = r.S.Canonical(x)
-	}
-	return dst
+	return canonicalSet(r.S, r.S.Moves(s, dst), start, func(xs []uint64) []uint64 { return xs })
 }
 
 // Unmoves appends the distinct canonical positions that can move into t's
