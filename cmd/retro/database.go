@@ -377,7 +377,7 @@ func verifyCmd(args []string, e *env) error {
 	workers := fs.Int("workers", 0, "number of `workers` (default 0: one per core)")
 	progress := fs.Bool("progress", false, "print progress lines to standard error (default when it is a terminal)")
 	var maxMemory byteSize
-	fs.Var(&maxMemory, "max-memory", "hold at most this `size` of memory, e.g. 512M or 8G: the values are read whole when they fit, otherwise a block at a time through a cache of what is left (default: the machine's memory)")
+	fs.Var(&maxMemory, "max-memory", "hold at most this `size` of memory, e.g. 512M or 8G: the values are read whole when they fit, otherwise a block at a time through a cache of what is left (default: the memory available when it starts)")
 	byTier := fs.Bool("tiered", false, "verify a tiered game a tier at a time, holding only its values and its children's (the default where the values do not fit in -max-memory)")
 	prof := fs.String("profile", "", "write a `kind` of pprof profile of the check: cpu, mem, block, mutex or trace")
 	profDir := fs.String("profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")
@@ -416,6 +416,7 @@ func verifyCmd(args []string, e *env) error {
 		}
 		tab := b.f.Table(k)
 		limit := churnLimit(maxMemory)
+		given := limit
 		// A file that keeps the depths of losses only has its wins' found
 		// again from their moves (and one that keeps the losses alone its
 		// wins and draws told apart so), the most recent kept in a table of
@@ -440,15 +441,14 @@ func verifyCmd(args []string, e *env) error {
 			table = tab.Size()
 			limit -= table
 		}
-		if !tiered {
-			if err := fitValues(e, tab, *workers, limit, *progress || e.isTerminal); err != nil {
-				return err
-			}
-		}
 		if lv, ok := sv.Values.(*linkedValues); ok {
 			// The moves into the other files fall all over them: those
 			// that fit are held whole, not read through a cache of blocks.
-			if err := lv.hold(e.ctx, *workers, limit-min(limit, valuesHeld(tab, *workers))); err != nil {
+			if err := lv.fit(e, *workers, given, limit, keptGenerations(tab), *progress || e.isTerminal); err != nil {
+				return err
+			}
+		} else if !tiered {
+			if err := fitValues(e, tab, *workers, limit, *progress || e.isTerminal); err != nil {
 				return err
 			}
 		}

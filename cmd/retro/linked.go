@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/internal/text"
+	"github.com/retro-solver/retro/parallel"
 	"github.com/retro-solver/retro/tier"
 )
 
@@ -141,25 +141,155 @@ func (l *linkedValues) LookupRange(lo, hi uint64, vals []engine.Value, depths []
 	return nil
 }
 
-// hold opens the file of every other group of the game and reads each
-// whole (db.Table.Load) while their values fit in budget bytes, in the
-// order of the tiers; the others are read a block at a time through their
-// caches. A verify reads them at random, every move into a child a lookup.
-func (l *linkedValues) hold(ctx context.Context, workers int, budget uint64) error {
+// tables opens the file of every other group of the game and returns the
+// game's own table, then theirs in the order of the tiers.
+func (l *linkedValues) tables() ([]*db.Table, error) {
+	tabs := []*db.Table{l.own}
 	for k := range l.tiers {
 		if l.first[k] != k || k == 0 {
 			continue
 		}
 		t, _, err := l.table(k)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if need := t.LoadBytes(); need <= budget {
-			if err := t.Load(ctx, workers); err != nil {
+		tabs = append(tabs, t)
+	}
+	return tabs, nil
+}
+
+// fit readies the values a pass over the game's own tiers reads for that
+// pass within limit beside what the process holds (fitValues for many
+// files): the game's own read whole (db.Table.Load), and the tiers of the
+// other files that its moves reach, generations deep (keptGenerations),
+// held in memory (db.Table.Keep) if all fit. Otherwise they are held, in
+// that order, the children's tiers before the grandchildren's, while they
+// fit beside the fewest blocks of a cache for each file; what is read
+// from the tiers not held goes through caches that share what is left.
+// A verify reads the other files at random, every move into a child a
+// lookup: a cache of blocks would be read again and again.
+//
+// limit is what is left for values of given, the -max-memory of the
+// command (for its errors).
+func (l *linkedValues) fit(e *env, workers int, given, limit uint64, generations int, progress bool) error {
+	// gen[k]: how many moves from the game's own tiers reach tier k, -1 if
+	// more than generations.
+	gen := make([]int, len(l.tiers))
+	var front []int
+	for k := range l.tiers {
+		if gen[k] = -1; l.first[k] == 0 {
+			gen[k], front = 0, append(front, k)
+		}
+	}
+	for g := 1; g <= generations; g++ {
+		var next []int
+		for _, j := range front {
+			for _, c := range l.tiers[j].Children {
+				if gen[c] < 0 {
+					gen[c], next = g, append(next, c)
+				}
+			}
+		}
+		front = next
+	}
+	// Each other file read, with the ranges of its tiers read, by
+	// generation (each holding those of the ones before).
+	type file struct {
+		t      *db.Table
+		ranges [][][2]uint64
+		kept   int    // how many generations of ranges Keep holds
+		least  uint64 // the smallest cache: a few blocks, or those read if fewer
+	}
+	var files []*file
+	byFirst := map[int]*file{}
+	for k, g := range gen {
+		if g <= 0 {
+			continue
+		}
+		f := byFirst[l.first[k]]
+		if f == nil {
+			t, _, err := l.table(k)
+			if err != nil {
 				return err
 			}
-			budget -= need
+			f = &file{t: t, ranges: make([][][2]uint64, generations)}
+			byFirst[l.first[k]] = f
+			files = append(files, f)
 		}
+		start := l.tiers[l.first[k]].Start
+		for h := g - 1; h < generations; h++ {
+			f.ranges[h] = append(f.ranges[h], [2]uint64{l.tiers[k].Start - start, l.tiers[k].End - start})
+		}
+	}
+	// What the process holds, the block tables of every file opened, and
+	// for each worker a block compressed and decompressed, of the files
+	// with the widest codes.
+	widest, whole, least := l.own.BlockBytes(), l.own.LoadBytes(), uint64(0)
+	for _, f := range files {
+		widest = max(widest, f.t.BlockBytes())
+		whole += f.t.KeptBytes(f.ranges[generations-1])
+		f.least = min(db.MinCacheBlocks*f.t.BlockBytes(), f.t.KeptBytes(f.ranges[generations-1]))
+		least += f.least
+	}
+	held := heldBytes() + uint64(parallel.Workers(workers))*(2*widest+1<<20)
+	keep := func(f *file, h int) error {
+		f.kept = h
+		return f.t.Keep(e.ctx, workers, f.ranges[h-1])
+	}
+	// As in fitValues, a tenth of what is left is kept for the blocks
+	// dropped from the caches until the collector runs.
+	left := limit - min(limit, held)
+	left -= min(left, max(left/10, 4<<20))
+	if need := l.own.LoadBytes() + least; need > left {
+		return fmt.Errorf("verify: -max-memory %s: the game's %d positions and the smallest caches of the %d files its moves reach need %s, and %s is left beside what the process holds",
+			text.HumanBytes(given), l.own.Size(), len(files), text.HumanBytes(need), text.HumanBytes(left))
+	}
+	if err := l.own.Load(e.ctx, workers); err != nil {
+		return err
+	}
+	left -= l.own.LoadBytes() + least
+	// The children's tiers that the game's moves reach are held while
+	// each file not held keeps a cache of up to db.DefaultCacheBytes
+	// besides. The grandchildren's, which only the moves of those
+	// children read, are read through caches: the moves from one part of
+	// the game's tiers read nearby parts of theirs, so a cache catches most
+	// of them (KPPvKP with -max-memory 8G: 59 s, 7.9 GiB; holding all
+	// that fits, 20.6 GiB, took 77 s).
+	floor := min(db.DefaultCacheBytes, left/uint64(len(files)))
+	reserved := floor * uint64(len(files))
+	for _, f := range files {
+		more := f.t.KeptBytes(f.ranges[0])
+		whole := more == f.t.KeptBytes(f.ranges[generations-1])
+		if whole {
+			reserved -= floor // held whole, it needs no cache
+		}
+		if more+reserved > left {
+			if whole {
+				reserved += floor
+			}
+			continue
+		}
+		if err := keep(f, 1); err != nil {
+			return err
+		}
+		if whole {
+			f.kept = generations
+		}
+		left -= more
+	}
+	var cached int
+	for _, f := range files {
+		if f.kept < generations {
+			cached++
+		}
+	}
+	share := left / uint64(max(cached, 1))
+	for _, f := range files {
+		f.t.SetCacheBytes(f.least + share)
+	}
+	if progress && cached > 0 {
+		fmt.Fprintf(e.stderr, "retro: verify: its moves read %s of values in %d other files: %d held, %d read a block at a time through caches of up to %s each\n",
+			text.HumanBytes(whole), len(files), len(files)-cached, cached, text.HumanBytes(share+db.MinCacheBlocks*l.own.BlockBytes()))
 	}
 	return nil
 }

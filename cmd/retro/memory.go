@@ -80,16 +80,29 @@ func memoryLimit(flag byteSize) uint64 {
 }
 
 // churnLimit is memoryLimit for a command that reads through a cache of
-// blocks (verify, serve): with a limit given, the collector also runs when
-// the heap has grown by a quarter, not when it has doubled, for the soft
-// limit alone lets the heap fill it and then pass it by megabytes while a
-// server answers.
+// blocks (verify, serve), whose default is the memory available when it
+// starts (MemAvailable), not the machine's: such a command fills what it
+// is given with values, and the machine's own share of memory, its other
+// processes and the page cache of the files read would push it over. With
+// a limit given, the collector also runs when the heap has grown by a
+// quarter, not when it has doubled, for the soft limit alone lets the heap
+// fill it and then pass it by megabytes while a server answers.
 func churnLimit(flag byteSize) uint64 {
-	limit := memoryLimit(flag)
 	if flag != 0 {
 		debug.SetGCPercent(25)
+		return memoryLimit(flag)
 	}
-	return limit
+	return memoryLimit(byteSize(availableBytes()))
+}
+
+// availableBytes returns the memory the kernel says is available to a new
+// process now (MemAvailable), or 0 where that cannot be read.
+func availableBytes() uint64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	return fieldBytes(string(b), "MemAvailable:")
 }
 
 // dbWriterBytes is the memory of the database writer under options o:
@@ -149,7 +162,13 @@ func statusBytes(key string) uint64 {
 	if err != nil {
 		return 0
 	}
-	for _, line := range strings.Split(string(b), "\n") {
+	return fieldBytes(string(b), key)
+}
+
+// fieldBytes returns the line of a /proc file that starts with key and
+// gives kilobytes ("VmHWM:  1234 kB"), in bytes, or 0 if there is none.
+func fieldBytes(text, key string) uint64 {
+	for _, line := range strings.Split(text, "\n") {
 		if f := strings.Fields(line); len(f) == 3 && f[0] == key && f[2] == "kB" {
 			if kb, err := strconv.ParseUint(f[1], 10, 64); err == nil {
 				return kb << 10

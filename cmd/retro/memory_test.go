@@ -120,7 +120,8 @@ func TestMemoryRefusal(t *testing.T) {
 // its own, with a limit it fits in (each fails with exit 1 if its estimate
 // says it does not), and checks that its peak stays within the limit and
 // 5%: a solve tier by tier with -db, -reachable, -stats, verify reading
-// the values whole and a block at a time, and serve with many databases.
+// the values whole and a block at a time, a chess database's with those
+// of the files it reads, and serve with many databases.
 func TestMemoryLimits(t *testing.T) {
 	dir := t.TempDir()
 	policeFile := filepath.Join(dir, "p.police")
@@ -150,6 +151,15 @@ func TestMemoryLimits(t *testing.T) {
 	}
 	if testsize.Long() {
 		cases = append(cases, limited{"36M", []string{"solve", "quixo", "-n", "4", "-db", filepath.Join(dir, "q.db")}, "tier by tier"})
+		// A chess endgame with pawns keeps its own tiers alone and reads
+		// the 20 endgames its captures and promotions reach, and theirs,
+		// from their files (90 MiB of values): verify holds some, reads
+		// the others through caches.
+		tb := filepath.Join(dir, "tb")
+		if _, code, _ := child(t, "solve", "chess", "-all", "4", "-dir", tb); code != 0 {
+			t.Fatalf("solve chess -all 4: exit %d", code)
+		}
+		cases = append(cases, limited{"80M", []string{"verify", filepath.Join(tb, "KPvKP.db")}, "a block at a time through caches"})
 	}
 	for _, c := range cases {
 		errs, code, peak := child(t, append(c.args, "-max-memory", c.limit, "-progress")...)

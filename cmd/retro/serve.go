@@ -170,13 +170,25 @@ func shareCaches(games []*web.Game, maxMemory byteSize) error {
 	if maxMemory == 0 {
 		return nil
 	}
-	need := heldBytes()
 	var tables []*db.Table
 	for _, g := range games {
-		if t, ok := g.Solved.Values.(*db.Table); ok {
-			tables = append(tables, t)
-			need += t.BlockBytes() + decoderBytes + db.MinCacheBlocks*t.BlockBytes()
+		switch v := g.Solved.Values.(type) {
+		case *db.Table:
+			tables = append(tables, v)
+		case *linkedValues:
+			// Every file a game of shared tiers reads from, opened now
+			// (their block tables are then in heldBytes): a player goes
+			// into any of them.
+			all, err := v.tables()
+			if err != nil {
+				return err
+			}
+			tables = append(tables, all...)
 		}
+	}
+	need := heldBytes()
+	for _, t := range tables {
+		need += t.BlockBytes() + decoderBytes + db.MinCacheBlocks*t.BlockBytes()
 	}
 	if need > limit {
 		return fmt.Errorf("serve: -max-memory %s: the games' tables and the smallest caches of %d databases take %s",
