@@ -158,19 +158,20 @@ func (l *linkedValues) tables() ([]*db.Table, error) {
 	return tabs, nil
 }
 
-// fit readies the values a pass over the game's own tiers reads for that
-// pass within limit beside what the process holds (fitValues for many
-// files): the game's own read whole (db.Table.Load), and the tiers of the
-// other files that its moves reach, generations deep (keptGenerations),
-// held in memory (db.Table.Keep) if all fit. Otherwise they are held, in
-// that order, the children's tiers before the grandchildren's, while they
-// fit beside the fewest blocks of a cache for each file; what is read
-// from the tiers not held goes through caches that share what is left.
-// A verify reads the other files at random, every move into a child a
-// lookup: a cache of blocks would be read again and again.
+// fit readies, within limit beside what the process holds, the values a
+// pass over the game's own tiers reads (fitValues for many files): the
+// game's own, read whole (db.Table.Load); the tiers of the other files its
+// moves reach, held (db.Table.Keep) while each file not held keeps a cache
+// of up to db.DefaultCacheBytes besides; and the tiers only their moves
+// reach (generations 2: a file that keeps the depths of losses alone finds
+// a win's from its moves), read a block at a time through caches that
+// share what is left. The moves from one part of the game's tiers read
+// nearby parts of the others', so a cache catches most lookups: KPPvKP's
+// verify with -max-memory 8G took 52.5 s at a peak of 6.0 GiB, and 77 s
+// holding all it reads, 20.6 GiB.
 //
-// limit is what is left for values of given, the -max-memory of the
-// command (for its errors).
+// given is the command's -max-memory, for errors; limit what is left of
+// it for values.
 func (l *linkedValues) fit(e *env, workers int, given, limit uint64, generations int, progress bool) error {
 	// gen[k]: how many moves from the game's own tiers reach tier k, -1 if
 	// more than generations.
@@ -192,13 +193,13 @@ func (l *linkedValues) fit(e *env, workers int, given, limit uint64, generations
 		}
 		front = next
 	}
-	// Each other file read, with the ranges of its tiers read, by
-	// generation (each holding those of the ones before).
+	// The other files read, each with the ranges of its tiers read.
 	type file struct {
-		t      *db.Table
-		ranges [][][2]uint64
-		kept   int    // how many generations of ranges Keep holds
-		least  uint64 // the smallest cache: a few blocks, or those read if fewer
+		t        *db.Table
+		children [][2]uint64 // the tiers the game's moves reach
+		read     [][2]uint64 // and those their moves reach
+		least    uint64      // the smallest cache: a few blocks, or all read if fewer
+		held     bool        // all it reads is held
 	}
 	var files []*file
 	byFirst := map[int]*file{}
@@ -212,30 +213,27 @@ func (l *linkedValues) fit(e *env, workers int, given, limit uint64, generations
 			if err != nil {
 				return err
 			}
-			f = &file{t: t, ranges: make([][][2]uint64, generations)}
+			f = &file{t: t}
 			byFirst[l.first[k]] = f
 			files = append(files, f)
 		}
 		start := l.tiers[l.first[k]].Start
-		for h := g - 1; h < generations; h++ {
-			f.ranges[h] = append(f.ranges[h], [2]uint64{l.tiers[k].Start - start, l.tiers[k].End - start})
+		r := [2]uint64{l.tiers[k].Start - start, l.tiers[k].End - start}
+		if f.read = append(f.read, r); g == 1 {
+			f.children = append(f.children, r)
 		}
 	}
-	// What the process holds, the block tables of every file opened, and
+	// What the process holds (the block tables of every file opened), and
 	// for each worker a block compressed and decompressed, of the files
 	// with the widest codes.
-	widest, whole, least := l.own.BlockBytes(), l.own.LoadBytes(), uint64(0)
+	widest, reads, least := l.own.BlockBytes(), uint64(0), uint64(0)
 	for _, f := range files {
 		widest = max(widest, f.t.BlockBytes())
-		whole += f.t.KeptBytes(f.ranges[generations-1])
-		f.least = min(db.MinCacheBlocks*f.t.BlockBytes(), f.t.KeptBytes(f.ranges[generations-1]))
+		reads += f.t.KeptBytes(f.read)
+		f.least = min(db.MinCacheBlocks*f.t.BlockBytes(), f.t.KeptBytes(f.read))
 		least += f.least
 	}
 	held := heldBytes() + uint64(parallel.Workers(workers))*(2*widest+1<<20)
-	keep := func(f *file, h int) error {
-		f.kept = h
-		return f.t.Keep(e.ctx, workers, f.ranges[h-1])
-	}
 	// As in fitValues, a tenth of what is left is kept for the blocks
 	// dropped from the caches until the collector runs.
 	left := limit - min(limit, held)
@@ -247,49 +245,38 @@ func (l *linkedValues) fit(e *env, workers int, given, limit uint64, generations
 	if err := l.own.Load(e.ctx, workers); err != nil {
 		return err
 	}
+	if len(files) == 0 {
+		return nil
+	}
 	left -= l.own.LoadBytes() + least
-	// The children's tiers that the game's moves reach are held while
-	// each file not held keeps a cache of up to db.DefaultCacheBytes
-	// besides. The grandchildren's, which only the moves of those
-	// children read, are read through caches: the moves from one part of
-	// the game's tiers read nearby parts of theirs, so a cache catches most
-	// of them (KPPvKP with -max-memory 8G: 59 s, 7.9 GiB; holding all
-	// that fits, 20.6 GiB, took 77 s).
-	floor := min(db.DefaultCacheBytes, left/uint64(len(files)))
-	reserved := floor * uint64(len(files))
+	// Caches take half of what is left at most, so that some files are
+	// held where the limit is small.
+	floor := min(db.DefaultCacheBytes, left/uint64(2*len(files)))
+	reserved := floor * uint64(len(files)) // the caches of the files not held
+	cached := len(files)
 	for _, f := range files {
-		more := f.t.KeptBytes(f.ranges[0])
-		whole := more == f.t.KeptBytes(f.ranges[generations-1])
-		if whole {
-			reserved -= floor // held whole, it needs no cache
-		}
-		if more+reserved > left {
-			if whole {
-				reserved += floor
-			}
+		need := f.t.KeptBytes(f.children)
+		if all := need == f.t.KeptBytes(f.read); all && need <= left-reserved+floor {
+			reserved -= floor // it needs no cache
+			f.held = true
+			cached--
+		} else if need == 0 || need+reserved > left {
 			continue
 		}
-		if err := keep(f, 1); err != nil {
+		if err := f.t.Keep(e.ctx, workers, f.children); err != nil {
 			return err
 		}
-		if whole {
-			f.kept = generations
-		}
-		left -= more
-	}
-	var cached int
-	for _, f := range files {
-		if f.kept < generations {
-			cached++
-		}
+		left -= need
 	}
 	share := left / uint64(max(cached, 1))
 	for _, f := range files {
-		f.t.SetCacheBytes(f.least + share)
+		if !f.held {
+			f.t.SetCacheBytes(f.least + share)
+		}
 	}
 	if progress && cached > 0 {
 		fmt.Fprintf(e.stderr, "retro: verify: its moves read %s of values in %d other files: %d held, %d read a block at a time through caches of up to %s each\n",
-			text.HumanBytes(whole), len(files), len(files)-cached, cached, text.HumanBytes(share+db.MinCacheBlocks*l.own.BlockBytes()))
+			text.HumanBytes(reads), len(files), len(files)-cached, cached, text.HumanBytes(share+db.MinCacheBlocks*widest))
 	}
 	return nil
 }
