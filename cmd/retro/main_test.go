@@ -630,12 +630,20 @@ func TestSolveChessAll(t *testing.T) {
 	if code != 0 || strings.Count(out, " already\n") != 6 {
 		t.Errorf("second run: exit %d, stdout %q, stderr %q; want every endgame there already", code, out, errs)
 	}
+	// Too little memory for the values verify reads from the other files
+	// is one error line.
+	if _, errs, code := retro(t, "", "verify", "-max-memory", "4M", kpk); code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "-max-memory 4.0 MiB") {
+		t.Errorf("verify -max-memory 4M KPvK.db: exit %d, stderr %q; want one error line about -max-memory", code, errs)
+	}
 	// Without the file of a tier it reaches, a database says which.
 	if err := os.Remove(filepath.Join(dir, "KvK.db")); err != nil {
 		t.Fatal(err)
 	}
 	if _, errs, code := retro(t, "", "query", kqk, "7K/8/8/8/8/8/1Q6/k7 b - -"); code != 1 || !strings.Contains(errs, "KvK.db") {
 		t.Errorf("query without KvK.db: exit %d, stderr %q; want an error naming KvK.db", code, errs)
+	}
+	if _, errs, code := retro(t, "", "verify", kqk); code != 1 || !strings.Contains(errs, "KvK.db") {
+		t.Errorf("verify without KvK.db: exit %d, stderr %q; want an error naming KvK.db", code, errs)
 	}
 	// -compact=false keeps every depth.
 	full := filepath.Join(t.TempDir(), "full")
