@@ -27,6 +27,7 @@ type database struct {
 	f     *db.File
 	d     *implicit.Descriptor
 	insts []implicit.Instance
+	shelf *shelf // the files beside it that its values are read from (solve -linked)
 }
 
 // openDatabase opens the database at path and rebuilds its games from the
@@ -36,12 +37,24 @@ func openDatabase(path string) (*database, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &database{f: f}
+	b := &database{f: f, shelf: newShelf()}
 	if err := b.rebuild(); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return b, nil
+}
+
+// openShelved is openDatabase for a command that opens many (serve): the
+// file and those beside it that its values are read from are opened once
+// on sh, which closes them.
+func openShelved(path string, sh *shelf) (*database, error) {
+	f, err := sh.open(path)
+	if err != nil {
+		return nil, err
+	}
+	b := &database{f: f, shelf: sh}
+	return b, b.rebuild()
 }
 
 // rebuild makes the database's instances anew from the name, flags and
@@ -83,7 +96,7 @@ func (b *database) instance(k int, full bool) (query.Solved, implicit.Game, erro
 		if !ok {
 			return p, nil, fmt.Errorf("%s: holds a first tier, and %s has no tiers", b.f.Path(), gameCommand(b.f.Header))
 		}
-		lv, err := newLinkedValues(b.f, tab, tg, b.d.Arg)
+		lv, err := newLinkedValues(b.f, tab, tg, b.d.Arg, b.shelf)
 		if err != nil {
 			return p, nil, err
 		}

@@ -45,6 +45,47 @@ type linkedValues struct {
 	// without a lock by every lookup, stored under mu.
 	other []atomic.Pointer[db.Table]
 	mu    sync.Mutex
+	shelf *shelf // where the other files are opened
+}
+
+// shelf holds the database files a command opens, each once by its path:
+// the games serve gives of one -all folder read the same files beside
+// theirs, each with its cache, and a file served is one of them. The files
+// stay open as long as the process, read as long as the games are.
+type shelf struct {
+	mu    sync.Mutex
+	files map[string]*db.File
+}
+
+func newShelf() *shelf { return &shelf{files: map[string]*db.File{}} }
+
+// open returns the file at path, opened the first time.
+func (s *shelf) open(path string) (*db.File, error) {
+	key := path
+	if abs, err := filepath.Abs(path); err == nil {
+		key = abs
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f, ok := s.files[key]; ok {
+		return f, nil
+	}
+	f, err := db.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	s.files[key] = f
+	return f, nil
+}
+
+// close closes every file opened.
+func (s *shelf) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for key, f := range s.files {
+		f.Close()
+		delete(s.files, key)
+	}
 }
 
 // FillsIllegal reports whether the file's own illegal indices read as legal
@@ -52,7 +93,7 @@ type linkedValues struct {
 // other files reach legal positions only.
 func (v *linkedValues) FillsIllegal() bool { return v.own.FillsIllegal() }
 
-func newLinkedValues(f *db.File, tab *db.Table, g implicit.Tiered, arg string) (*linkedValues, error) {
+func newLinkedValues(f *db.File, tab *db.Table, g implicit.Tiered, arg string, sh *shelf) (*linkedValues, error) {
 	tiers := g.Tiers()
 	_, end := implicit.GroupRange(tiers, 0)
 	if own := tiers[end-1].End; tab.Size() != own {
@@ -67,7 +108,7 @@ func newLinkedValues(f *db.File, tab *db.Table, g implicit.Tiered, arg string) (
 			first[k] = first[k-1]
 		}
 	}
-	return &linkedValues{own: tab, path: f.Path(), header: f.Header, arg: arg, tiers: tiers, first: first, other: make([]atomic.Pointer[db.Table], len(tiers))}, nil
+	return &linkedValues{own: tab, path: f.Path(), header: f.Header, arg: arg, tiers: tiers, first: first, other: make([]atomic.Pointer[db.Table], len(tiers)), shelf: sh}, nil
 }
 
 func (l *linkedValues) Size() uint64 { return l.tiers[len(l.tiers)-1].End }
@@ -91,17 +132,15 @@ func (l *linkedValues) table(k int) (*db.Table, uint64, error) {
 	_, end := implicit.GroupRange(l.tiers, k)
 	name := implicit.GroupOf(l.tiers[k])
 	path := filepath.Join(filepath.Dir(l.path), text.FileName(name)+".db")
-	f, err := db.Open(path)
+	f, err := l.shelf.open(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: the values of %s are read from %s: %w", l.path, name, path, err)
 	}
-	// The file stays open as long as the process: its values are read
-	// as long as the game is. It holds the game of the group, its own
-	// tiers alone or the whole game (whose first tiers they are).
+	// It holds the game of the group, its own tiers alone or the whole
+	// game (whose first tiers they are).
 	size, want := f.Table(0).Size(), l.tiers[end-1].End-start
 	if len(f.Sections) != 1 || f.Game != l.header.Game || f.GameVersion != l.header.GameVersion ||
 		!slices.Contains(f.Args, "-"+l.arg+"="+name) || size != want && (f.Table(0).FirstTier || size < want) {
-		f.Close()
 		return nil, 0, fmt.Errorf("%s: the values of %s are read from %s, which holds %s", l.path, name, path, gameCommand(f.Header))
 	}
 	t := f.Table(0)

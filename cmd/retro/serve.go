@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -104,20 +105,15 @@ func serveCmd(args []string, e *env) error {
 // serveGames opens the databases at paths and returns one web.Game per
 // instance, and a function that closes the files.
 func serveGames(paths []string, e *env) ([]*web.Game, func(), error) {
-	var open []*database
-	closeAll := func() {
-		for _, b := range open {
-			b.f.Close()
-		}
-	}
+	sh := newShelf()
+	closeAll := sh.close
 	var games []*web.Game
 	ids := map[string]bool{}
 	for _, path := range paths {
-		b, err := openDatabase(path)
+		b, err := openShelved(path, sh)
 		if err != nil {
 			return nil, closeAll, err
 		}
-		open = append(open, b)
 		base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		for k := range b.f.Sections {
 			if k > 0 {
@@ -186,6 +182,13 @@ func shareCaches(games []*web.Game, maxMemory byteSize) error {
 			tables = append(tables, all...)
 		}
 	}
+	// A file read by several games (shelf) is counted once.
+	seen := map[*db.Table]bool{}
+	tables = slices.DeleteFunc(tables, func(t *db.Table) bool {
+		dup := seen[t]
+		seen[t] = true
+		return dup
+	})
 	need := heldBytes()
 	for _, t := range tables {
 		need += t.BlockBytes() + decoderBytes + db.MinCacheBlocks*t.BlockBytes()

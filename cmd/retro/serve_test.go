@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -147,4 +149,32 @@ func depth(d *uint64) int64 {
 		return -1
 	}
 	return int64(*d)
+}
+
+// TestServeSharesFiles serves two chess databases of one -all folder:
+// KPvK's promotions read KQvK.db, which is served too, and the file is
+// opened once, its table and its cache the same for both.
+func TestServeSharesFiles(t *testing.T) {
+	dir := t.TempDir()
+	if _, errs, code := retro(t, "", "solve", "chess", "-all", "3", "-dir", dir); code != 0 {
+		t.Fatalf("solve chess -all 3: exit %d, stderr %q", code, errs)
+	}
+	e := &env{ctx: context.Background(), stdout: io.Discard, stderr: io.Discard}
+	games, closeAll, err := serveGames([]string{filepath.Join(dir, "KPvK.db"), filepath.Join(dir, "KQvK.db")}, e)
+	defer closeAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kpk, ok := games[0].Solved.Values.(*linkedValues)
+	kqk, ok2 := games[1].Solved.Values.(*linkedValues)
+	if !ok || !ok2 {
+		t.Fatalf("values %T and %T, want both read with the files beside them", games[0].Solved.Values, games[1].Solved.Values)
+	}
+	read, err := kpk.tables()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(read, kqk.own) {
+		t.Errorf("KPvK reads %d tables, none of them KQvK's as served", len(read))
+	}
 }
