@@ -300,7 +300,7 @@ func writeQuery(out *bufio.Writer, p query.Solved, s uint64, asJSON bool) error 
 // decompressed in memory when they fit (Load), otherwise a cache of the
 // blocks read last, as large as what is left; an error if not even the
 // cache's fewest blocks fit.
-func fitValues(e *env, tab *db.Table, workers int, limit uint64, progress bool) error {
+func fitValues(e *env, tab *db.Table, workers int, limit uint64, bound string, progress bool) error {
 	held := valuesHeld(tab, workers)
 	if held+tab.LoadBytes() <= limit {
 		return tab.Load(e.ctx, workers)
@@ -312,8 +312,8 @@ func fitValues(e *env, tab *db.Table, workers int, limit uint64, progress bool) 
 	reserve := max((limit-min(limit, held))/10, 4<<20)
 	least := held + reserve + db.MinCacheBlocks*tab.BlockBytes()
 	if least > limit {
-		return fmt.Errorf("verify: -max-memory %s: reading %d positions a block at a time needs at least %s (the game's tables, the workers' blocks and a cache of %d blocks)",
-			text.HumanBytes(limit), tab.Size(), text.HumanBytes(least), db.MinCacheBlocks)
+		return fmt.Errorf("verify: %s: reading %d positions a block at a time needs at least %s (the game's tables, the workers' blocks and a cache of %d blocks)",
+			bound, tab.Size(), text.HumanBytes(least), db.MinCacheBlocks)
 	}
 	cache := limit - held - reserve
 	tab.SetCacheBytes(cache)
@@ -322,6 +322,15 @@ func fitValues(e *env, tab *db.Table, workers int, limit uint64, progress bool) 
 			text.HumanBytes(tab.LoadBytes()), text.HumanBytes(limit), text.HumanBytes(cache))
 	}
 	return nil
+}
+
+// boundName names the memory a command holds itself to in its errors:
+// the -max-memory given, or the memory available, its default.
+func boundName(flag byteSize, limit uint64) string {
+	if flag != 0 {
+		return "-max-memory " + text.HumanBytes(limit)
+	}
+	return "the " + text.HumanBytes(limit) + " of memory available (see -max-memory)"
 }
 
 // valuesHeld is the memory held besides the values while they are read:
@@ -336,7 +345,7 @@ func valuesHeld(tab *db.Table, workers int) uint64 {
 // limit bytes; vals reads tab. A file that keeps the depths of losses only
 // holds the grandchildren too: a loss's check reads the depths of the wins
 // it moves to, found from their moves.
-func verifyTiers(e *env, g implicit.Tiered, tab *db.Table, vals engine.Values, workers int, limit uint64, checked *atomic.Uint64) (query.Report, error) {
+func verifyTiers(e *env, g implicit.Tiered, tab *db.Table, vals engine.Values, workers int, limit uint64, bound string, checked *atomic.Uint64) (query.Report, error) {
 	tiers := g.Tiers()
 	order, err := implicit.TierOrder(tiers, g.Size())
 	if err != nil {
@@ -347,8 +356,8 @@ func verifyTiers(e *env, g implicit.Tiered, tab *db.Table, vals engine.Values, w
 	for _, k := range order {
 		ranges := implicit.TierRanges(tiers, k, keptGenerations(tab))
 		if need := tab.KeptBytes(ranges); held+need > limit {
-			return rep, fmt.Errorf("verify: -max-memory %s: tier %d (%s) and its children need %s of values",
-				text.HumanBytes(limit), k, tiers[k].Name, text.HumanBytes(held+need))
+			return rep, fmt.Errorf("verify: %s: tier %d (%s) and its children need %s of values",
+				bound, k, tiers[k].Name, text.HumanBytes(held+need))
 		}
 		if err := tab.Keep(e.ctx, workers, ranges); err != nil {
 			return rep, err
@@ -429,7 +438,7 @@ func verifyCmd(args []string, e *env) error {
 		}
 		tab := b.f.Table(k)
 		limit := churnLimit(maxMemory)
-		given := limit
+		bound := boundName(maxMemory, limit)
 		// A file that keeps the depths of losses only has its wins' found
 		// again from their moves (and one that keeps the losses alone its
 		// wins and draws told apart so), the most recent kept in a table of
@@ -457,11 +466,11 @@ func verifyCmd(args []string, e *env) error {
 		if lv, ok := sv.Values.(*linkedValues); ok {
 			// The moves into the other files fall all over them: those
 			// that fit are held whole, not read through a cache of blocks.
-			if err := lv.fit(e, *workers, given, limit, keptGenerations(tab), *progress || e.isTerminal); err != nil {
+			if err := lv.fit(e, *workers, bound, limit, keptGenerations(tab), *progress || e.isTerminal); err != nil {
 				return err
 			}
 		} else if !tiered {
-			if err := fitValues(e, tab, *workers, limit, *progress || e.isTerminal); err != nil {
+			if err := fitValues(e, tab, *workers, limit, bound, *progress || e.isTerminal); err != nil {
 				return err
 			}
 		}
@@ -494,7 +503,7 @@ func verifyCmd(args []string, e *env) error {
 		case tab.FirstTier: // the game's own tiers (implicit.GroupRange), which the file holds
 			rep, err = query.VerifyRange(e.ctx, solved, vals, 0, tab.Size(), *workers, &checked)
 		case tiered:
-			rep, err = verifyTiers(e, tg, tab, vals, *workers, limit, &checked)
+			rep, err = verifyTiers(e, tg, tab, vals, *workers, limit, bound, &checked)
 		default:
 			rep, err = query.Verify(e.ctx, solved, vals, *workers, &checked)
 		}

@@ -209,9 +209,9 @@ func (l *linkedValues) tables() ([]*db.Table, error) {
 // verify with -max-memory 8G took 52.5 s at a peak of 6.0 GiB, and 77 s
 // holding all it reads, 20.6 GiB.
 //
-// given is the command's -max-memory, for errors; limit what is left of
-// it for values.
-func (l *linkedValues) fit(e *env, workers int, given, limit uint64, generations int, progress bool) error {
+// limit is what is left for values of the memory bound names (boundName),
+// for errors.
+func (l *linkedValues) fit(e *env, workers int, bound string, limit uint64, generations int, progress bool) error {
 	// gen[k]: how many moves from the game's own tiers reach tier k, -1 if
 	// more than generations.
 	gen := make([]int, len(l.tiers))
@@ -278,8 +278,8 @@ func (l *linkedValues) fit(e *env, workers int, given, limit uint64, generations
 	left := limit - min(limit, held)
 	left -= min(left, max(left/10, 4<<20))
 	if need := l.own.LoadBytes() + least; need > left {
-		return fmt.Errorf("verify: -max-memory %s: the game's %d positions and the smallest caches of the %d files its moves reach need %s, and %s is left beside what the process holds",
-			text.HumanBytes(given), l.own.Size(), len(files), text.HumanBytes(need), text.HumanBytes(left))
+		return fmt.Errorf("verify: %s: the game's %d positions and the smallest caches of the %d files its moves reach need %s, and %s is left beside what the process holds",
+			bound, l.own.Size(), len(files), text.HumanBytes(need), text.HumanBytes(left))
 	}
 	if err := l.own.Load(e.ctx, workers); err != nil {
 		return err
