@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit/graph"
 	"github.com/retro-solver/retro/implicit/police"
 	"github.com/retro-solver/retro/internal/testsize"
@@ -250,5 +251,21 @@ func TestServeMemoryLimit(t *testing.T) {
 	}
 	if float64(peak) > 1.05*limit {
 		t.Errorf("serve -max-memory 32M: peak %d, more than the limit and 5%%", peak)
+	}
+}
+
+// TestFieldBytes reads the kilobyte fields of /proc files that the
+// defaults of -max-memory come from.
+func TestFieldBytes(t *testing.T) {
+	text := "MemTotal:       24684544 kB\nMemFree:         1000 kB\nMemAvailable:   23456 kB\nHugePages_Total:       0\n"
+	for key, want := range map[string]uint64{"MemTotal:": 24684544 << 10, "MemAvailable:": 23456 << 10, "HugePages_Total:": 0, "Missing:": 0, "MemFree": 0} {
+		if got := fieldBytes(text, key); got != want {
+			t.Errorf("fieldBytes(%q) = %d, want %d", key, got, want)
+		}
+	}
+	if _, err := os.Stat("/proc/meminfo"); err == nil {
+		if a, m := availableBytes(), engine.PhysicalMemory(); a == 0 || a > m {
+			t.Errorf("available memory %d, want more than 0 and no more than the machine's %d", a, m)
+		}
 	}
 }
