@@ -464,8 +464,8 @@ func verifyCmd(args []string, e *env) error {
 			limit -= table
 		}
 		if lv, ok := sv.Values.(*linkedValues); ok {
-			// The moves into the other files fall all over them: those
-			// that fit are held whole, not read through a cache of blocks.
+			// Its own values and the other files' that its moves read,
+			// held or through caches as they fit (linkedValues.fit).
 			if err := lv.fit(e, *workers, bound, limit, keptGenerations(tab), *progress || e.isTerminal); err != nil {
 				return err
 			}
