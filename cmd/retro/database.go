@@ -33,13 +33,10 @@ type database struct {
 // openDatabase opens the database at path and rebuilds its games from the
 // name, flags and input it holds.
 func openDatabase(path string) (*database, error) {
-	f, err := db.Open(path)
+	sh := newShelf()
+	b, err := openShelved(path, sh)
 	if err != nil {
-		return nil, err
-	}
-	b := &database{f: f, shelf: newShelf()}
-	if err := b.rebuild(); err != nil {
-		f.Close()
+		sh.close()
 		return nil, err
 	}
 	return b, nil
@@ -305,11 +302,9 @@ func fitValues(e *env, tab *db.Table, workers int, limit uint64, bound string, p
 	if held+tab.LoadBytes() <= limit {
 		return tab.Load(e.ctx, workers)
 	}
-	// The blocks read are garbage until the collector runs (their
-	// compressed bytes, the decompressor's buffers; the runtime's soft limit
-	// makes it run more often near the limit, less so on a busy machine): a
-	// tenth of what is left is kept for them, 4 MiB at least.
-	reserve := max((limit-min(limit, held))/10, 4<<20)
+	// The runtime's soft limit makes the collector run more often near
+	// the limit, less so on a busy machine: a reserve is kept for garbage.
+	reserve := garbageReserve(limit - min(limit, held))
 	least := held + reserve + db.MinCacheBlocks*tab.BlockBytes()
 	if least > limit {
 		return fmt.Errorf("verify: %s: reading %d positions a block at a time needs at least %s (the game's tables, the workers' blocks and a cache of %d blocks)",
@@ -337,8 +332,19 @@ func boundName(flag byteSize, limit uint64) string {
 // what the process holds now, and for each worker reading a block, the
 // block compressed and decompressed.
 func valuesHeld(tab *db.Table, workers int) uint64 {
-	return heldBytes() + uint64(parallel.Workers(workers))*(2*tab.BlockBytes()+1<<20)
+	return heldReading(tab.BlockBytes(), workers)
 }
+
+// heldReading is valuesHeld for blocks of blockBytes decompressed.
+func heldReading(blockBytes uint64, workers int) uint64 {
+	return heldBytes() + uint64(parallel.Workers(workers))*(2*blockBytes+1<<20)
+}
+
+// garbageReserve is what a command reading through caches keeps free of
+// the left bytes its limit leaves: the blocks read are garbage until the
+// collector runs (their compressed bytes, the decompressor's buffers, the
+// blocks dropped), a tenth, 4 MiB at least.
+func garbageReserve(left uint64) uint64 { return max(left/10, 4<<20) }
 
 // verifyTiers verifies a tiered game's values a tier at a time, children
 // first, each with its children's values held (db.Table.Keep), within

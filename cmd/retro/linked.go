@@ -11,7 +11,6 @@ import (
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/internal/text"
-	"github.com/retro-solver/retro/parallel"
 	"github.com/retro-solver/retro/tier"
 )
 
@@ -237,6 +236,7 @@ func (l *linkedValues) fit(e *env, workers int, bound string, limit uint64, gene
 		t        *db.Table
 		children [][2]uint64 // the tiers the game's moves reach
 		read     [][2]uint64 // and those their moves reach
+		bytes    uint64      // of the blocks it reads
 		least    uint64      // the smallest cache: a few blocks, or all read if fewer
 		held     bool        // all it reads is held
 	}
@@ -268,15 +268,13 @@ func (l *linkedValues) fit(e *env, workers int, bound string, limit uint64, gene
 	widest, reads, least := l.own.BlockBytes(), uint64(0), uint64(0)
 	for _, f := range files {
 		widest = max(widest, f.t.BlockBytes())
-		reads += f.t.KeptBytes(f.read)
-		f.least = min(db.MinCacheBlocks*f.t.BlockBytes(), f.t.KeptBytes(f.read))
+		f.bytes = f.t.KeptBytes(f.read)
+		f.least = min(db.MinCacheBlocks*f.t.BlockBytes(), f.bytes)
+		reads += f.bytes
 		least += f.least
 	}
-	held := heldBytes() + uint64(parallel.Workers(workers))*(2*widest+1<<20)
-	// As in fitValues, a tenth of what is left is kept for the blocks
-	// dropped from the caches until the collector runs.
-	left := limit - min(limit, held)
-	left -= min(left, max(left/10, 4<<20))
+	left := limit - min(limit, heldReading(widest, workers))
+	left -= min(left, garbageReserve(left))
 	if need := l.own.LoadBytes() + least; need > left {
 		return fmt.Errorf("verify: %s: the game's %d positions and the smallest caches of the %d files its moves reach need %s, and %s is left beside what the process holds",
 			bound, l.own.Size(), len(files), text.HumanBytes(need), text.HumanBytes(left))
@@ -295,7 +293,7 @@ func (l *linkedValues) fit(e *env, workers int, bound string, limit uint64, gene
 	cached := len(files)
 	for _, f := range files {
 		need := f.t.KeptBytes(f.children)
-		if all := need == f.t.KeptBytes(f.read); all && need <= left-reserved+floor {
+		if all := need == f.bytes; all && need <= left-reserved+floor {
 			reserved -= floor // it needs no cache
 			f.held = true
 			cached--

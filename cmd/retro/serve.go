@@ -201,7 +201,7 @@ func shareCaches(games []*web.Game, maxMemory byteSize) error {
 		need -= db.MinCacheBlocks * t.BlockBytes()
 	}
 	room := limit - need
-	room -= min(room, max(room/10, 4<<20)) // for the garbage of requests and dropped blocks
+	room -= min(room, garbageReserve(room)) // for the garbage of requests and dropped blocks
 	share := room / uint64(max(len(tables), 1))
 	for _, t := range tables {
 		t.SetCacheBytes(min(share, db.DefaultCacheBytes))
