@@ -58,6 +58,10 @@ func (s Set) Add(i uint64) { s.words[i>>6] |= 1 << (i & 63) }
 // AtomicAdd puts i in the set; safe for concurrent use.
 func (s Set) AtomicAdd(i uint64) { atomic.OrUint64(&s.words[i>>6], 1<<(i&63)) }
 
+// AtomicAddWord adds the indices 64k + j for each bit j set in x, with one
+// atomic OR into word k.
+func (s Set) AtomicAddWord(k, x uint64) { atomic.OrUint64(&s.words[k], x) }
+
 // TestAndAdd puts i in the set and reports whether this call added it
 // (false if it was already there). It reads before it writes, so a bit that
 // is already set costs no read-modify-write; safe for concurrent use.

@@ -105,6 +105,7 @@ type blockWorker struct {
 	used   uint32   // the segments handed out this round
 	first  []uint32 // first[k]: the first segment of block k's list, +1 (0: empty)
 	end    []uint32 // end[k]: where block k's next entry goes in pool; on a segment's boundary, in a new segment
+	found  []uint64 // the positions of the block being applied that it resolved, a bit each
 	lo, hi uint64   // the part of a claimed chunk of the frontier not yet scattered
 }
 
@@ -136,6 +137,7 @@ func newPushBlocks(n uint64, workers int, shift uint) *pushBlocks {
 			next:  make([]uint32, segs),
 			first: make([]uint32, p.blocks),
 			end:   make([]uint32, p.blocks),
+			found: make([]uint64, max(1<<shift>>6, 1)),
 		}
 	}
 	return p
@@ -329,19 +331,24 @@ func (s *parSolver) spread(w int, t uint64, v Value) bool {
 }
 
 // apply applies every worker's lists, each block on one worker, which
-// alone touches the block's lanes, and empties them.
+// alone touches the block's lanes, and empties them. The positions a block
+// resolves are gathered in the worker's bits (found) and emitted a word at
+// a time once the block is done: an atomic update per word of the next
+// frontier, not per position, and none of its cache misses meanwhile.
 func (s *parSolver) apply(ctx context.Context) error {
 	p := s.blocks
 	err := parallel.Each(ctx, s.workers, p.blocks, func(w int, k uint64) error {
 		s.warm(k)
+		found := p.workers[w].found
 		for x := range p.workers {
 			bw := &p.workers[x]
 			for seg := bw.first[k]; seg != 0; seg = bw.next[seg-1] {
 				start := (seg - 1) * segment
-				s.applyList(w, k<<p.shift, bw.pool[start:min(start+segment, bw.end[k])])
+				s.applyList(found, k<<p.shift, bw.pool[start:min(start+segment, bw.end[k])])
 			}
 			bw.first[k], bw.end[k] = 0, 0
 		}
+		s.next.EmitWords(w, k<<p.shift>>6, found)
 		return nil
 	})
 	for x := range p.workers {
@@ -396,29 +403,31 @@ func (p *pushBlocks) hasEntries(k, want uint64) bool {
 var warmSink atomic.Uint64
 
 // applyList applies one list of entries for the block starting at lane
-// base, on worker w, which alone touches the block's lanes in this phase.
-func (s *parSolver) applyList(w int, base uint64, list []uint32) {
-	emit := func(p uint64) { s.next.Emit(w, p) }
+// base, on the worker that alone touches the block's lanes in this phase,
+// setting the bits of found (the block's positions, from base) of the
+// positions it resolves.
+func (s *parSolver) applyList(found []uint64, base uint64, list []uint32) {
 	if l, ok := s.lanes.Lanes16(); ok {
-		applyEntries(l, base, list, s.codeShift, emit)
+		applyEntries(l, base, list, s.codeShift, found)
 		return
 	}
 	if l, ok := s.lanes.Lanes32(); ok {
-		applyEntries(l, base, list, s.codeShift, emit)
+		applyEntries(l, base, list, s.codeShift, found)
 		return
 	}
 	if l, ok := s.lanes.Lanes8(); ok {
-		applyEntries(l, base, list, s.codeShift, emit)
+		applyEntries(l, base, list, s.codeShift, found)
 		return
 	}
-	applyCounters(s.lanes, base, list, s.codeShift, emit)
+	applyCounters(s.lanes, base, list, s.codeShift, found)
 }
 
 // applyEntries applies a block's entries to lanes of one width: a win
 // claim resolves an unresolved predecessor as a win; a decrement takes a
 // move off an unresolved predecessor's count and resolves it as a loss
-// when none is left. Each position resolved is emitted once.
-func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint32, code uint, emit func(uint64)) {
+// when none is left. Each position resolved sets its bit in found, the
+// block's positions from base.
+func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint32, code uint, found []uint64) {
 	lanes = lanes[base:]
 	win, loss := L(Win)<<code, L(Loss)<<code
 	for _, e := range list {
@@ -429,12 +438,12 @@ func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint
 		}
 		if e&1 == 0 {
 			lanes[off] = win
-			emit(base + uint64(off))
+			found[off>>6] |= 1 << (off & 63)
 			continue
 		}
 		if l--; l == 0 {
 			l = loss
-			emit(base + uint64(off))
+			found[off>>6] |= 1 << (off & 63)
 		}
 		lanes[off] = l
 	}
@@ -442,21 +451,22 @@ func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint
 
 // applyCounters is applyEntries for lanes the machine cannot address one
 // by one (a big-endian machine).
-func applyCounters(lanes bitset.Counters, base uint64, list []uint32, code uint, emit func(uint64)) {
+func applyCounters(lanes bitset.Counters, base uint64, list []uint32, code uint, found []uint64) {
 	for _, e := range list {
-		p := base + uint64(e>>1)
+		off := e >> 1
+		p := base + uint64(off)
 		l := lanes.Get(p)
 		if l>>code != 0 {
 			continue
 		}
 		if e&1 == 0 {
 			lanes.Set(p, uint64(Win)<<code)
-			emit(p)
+			found[off>>6] |= 1 << (off & 63)
 			continue
 		}
 		if l--; l == 0 {
 			l = uint64(Loss) << code
-			emit(p)
+			found[off>>6] |= 1 << (off & 63)
 		}
 		lanes.Set(p, l)
 	}

@@ -1,6 +1,7 @@
 package parallel
 
 import (
+	"math/bits"
 	"sync/atomic"
 
 	"github.com/retro-solver/retro/bitset"
@@ -96,6 +97,36 @@ func (f *Frontier) Emit(w int, i uint64) {
 		f.pour(l)
 	}
 	f.set.AtomicAdd(i)
+}
+
+// EmitWords records for worker w the indices set in words, word j holding
+// the indices 64(first+j) to 64(first+j)+63, and clears words. A dense
+// round takes each nonzero word with one atomic OR, so a caller that
+// gathers what it finds in a range of indices (a block of lanes) pays an
+// atomic update per word where Emit pays one per index.
+func (f *Frontier) EmitWords(w int, first uint64, words []uint64) {
+	l := &f.lists[w]
+	for j, x := range words {
+		if x == 0 {
+			continue
+		}
+		words[j] = 0
+		l.count += uint64(bits.OnesCount64(x))
+		base := (first + uint64(j)) << 6
+		if !f.dense.Load() {
+			for ; x != 0 && uint64(len(l.items)) < f.perWorker; x &= x - 1 {
+				l.items = append(l.items, base|uint64(bits.TrailingZeros64(x)))
+			}
+			if x == 0 {
+				continue
+			}
+			f.dense.Store(true)
+		}
+		if len(l.items) > 0 {
+			f.pour(l)
+		}
+		f.set.AtomicAddWord(first+uint64(j), x)
+	}
 }
 
 // Preload loads, once the round has turned dense, the words of the bit set

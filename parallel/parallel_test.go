@@ -3,6 +3,8 @@ package parallel
 import (
 	"context"
 	"errors"
+	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -234,6 +236,77 @@ func TestFrontierMakeDense(t *testing.T) {
 		}
 		if got, want := members(f), slices.Sorted(slices.Values(items)); !slices.Equal(got, want) {
 			t.Fatalf("round %d: dense members %v, want %v", round, got, want)
+		}
+	}
+}
+
+// TestFrontierEmitWords checks EmitWords against its indices: workers each
+// emit the words of their own blocks of 256 indices, mixed with Emit, in
+// rounds small enough to stay sparse, large enough to turn dense in the
+// middle of a word (a worker's list full part-way), and dense from the
+// start; the members and the count are the indices emitted, and the
+// words given are cleared.
+func TestFrontierEmitWords(t *testing.T) {
+	const n, workers, block = 10000, 3, 256
+	f := NewFrontier(n, workers, 60)
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, density := range []float64{0.002, 0.03, 0.5} {
+		f.Reset()
+		var want []uint64
+		most := 0 // the most indices one worker emits
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for w := range workers {
+			var mine []uint64
+			var blocks [][]uint64
+			for b := uint64(w); b*block < n; b += workers {
+				words := make([]uint64, block/64)
+				for i := b * block; i < min(b*block+block, n); i++ {
+					if r.Float64() < density {
+						words[(i-b*block)/64] |= 1 << (i % 64)
+						mine = append(mine, i)
+					}
+				}
+				blocks = append(blocks, words)
+			}
+			mu.Lock()
+			want = append(want, mine...)
+			most = max(most, len(mine))
+			mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k, words := range blocks {
+					b := uint64(w) + uint64(k)*workers
+					if k%4 == 3 { // this block by Emit, an index at a time
+						for j, x := range words {
+							for ; x != 0; x &= x - 1 {
+								f.Emit(w, b*block+uint64(j)*64+uint64(bits.TrailingZeros64(x)))
+							}
+							words[j] = 0
+						}
+						continue
+					}
+					f.EmitWords(w, b*block/64, words)
+					for j, x := range words {
+						if x != 0 {
+							t.Errorf("word %d of block %d left %x", j, b, x)
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if got := f.Close(); got != uint64(len(want)) {
+			t.Fatalf("density %v: Close = %d, want %d", density, got, len(want))
+		}
+		slices.Sort(want)
+		if got := members(f); !slices.Equal(got, want) {
+			t.Fatalf("density %v: %d members, want %d (dense %v)", density, len(got), len(want), f.Dense())
+		}
+		// A worker keeps 60/3 indices in its list before the round turns dense.
+		if wantDense := most > 20; f.Dense() != wantDense {
+			t.Errorf("density %v: at most %d indices a worker, dense %v", density, most, f.Dense())
 		}
 	}
 }
