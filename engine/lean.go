@@ -422,7 +422,7 @@ func (l *leanDepths) depth(i uint64) (uint64, error) {
 // and not where moves need canonical forms (quixo, dobutsu: 120 to 210 ns).
 func MoveCost(g implicit.Game) time.Duration {
 	var buf []uint64
-	ns := nanosPerMove(g.Size(), 64, func(i uint64) uint64 {
+	_, ns := sampleRuns(g.Size(), 64, func(i uint64) uint64 {
 		if g.Classify(i) != implicit.Inner {
 			return 0
 		}

@@ -60,15 +60,18 @@ func (d Direction) String() string {
 
 // directions chooses each level's direction by comparing the time each
 // would take: pushing costs the frontier's un-moves times the wall time per
-// edge measured on the last level pushed; pulling costs the unresolved
-// positions' moves (and the scan of every index, and the count of the
-// frontier's un-moves) times the time per move measured on a sample of the
-// unresolved positions just before the choice, divided among the workers.
-// Generating a move costs much the same as generating an un-move, so for a
-// game whose moves are dear (canonical forms under symmetry) pull wins only
-// on the rare levels whose frontier holds most of the unresolved positions;
-// for one whose moves are cheap (police, graphs) the random accesses that
-// push pays decide.
+// edge measured on the last level pushed; pulling costs what a sample of
+// the index just before the choice took (runs spread over the whole range:
+// the scan of each index, and the moves of the unresolved positions among
+// them) scaled to the whole range, and the count of the frontier's
+// un-moves, divided among the workers. Generating a move costs much the
+// same as generating an un-move, so for a game whose moves are dear
+// (canonical forms under symmetry) pull wins only on the rare levels whose
+// frontier holds most of the unresolved positions; for one whose moves are
+// cheap (police, graphs) the random accesses that push pays decide. On the
+// last levels of a long solve, a few positions left, the scan alone costs
+// more than pushing: the sample finds no move there, and its time per
+// index still counts.
 type directions struct {
 	mode    Direction
 	pushNs  float64 // wall nanoseconds per edge of the last level pushed; 0 before one
@@ -78,13 +81,10 @@ type directions struct {
 	levels  uint64  // the levels expanded so far
 }
 
-// The first level with a frontier is pushed, and timed. Scanning an index
-// costs scanShare of a move. Pull is not considered when the unresolved
-// positions' moves outnumber the frontier's un-moves pullLimit times over.
-const (
-	scanShare = 1.0 / 8
-	pullLimit = 64
-)
+// The first level with a frontier is pushed, and timed. Pull is not
+// considered when the unresolved positions' moves outnumber the frontier's
+// un-moves pullLimit times over.
+const pullLimit = 64
 
 func newDirections(g implicit.Game, mode Direction, moves float64) *directions {
 	_, counted := g.(implicit.UnmoveCounter)
@@ -108,13 +108,16 @@ func (s *parSolver) pull(d *directions, f, u uint64) bool {
 		return false
 	}
 	s.cur.MakeDense()
-	ns := s.samplePull()
+	perIndex, perMove := s.samplePull()
+	if perMove == 0 {
+		perMove = d.pushNs // the sample listed no move: the last push's rate
+	}
 	countWork := float64(f)
 	if !d.counted {
 		countWork *= d.unmoves
 	}
-	pushNs := d.pushNs
-	return ns*(pullWork+float64(s.n)*scanShare+countWork) < pushWork*pushNs
+	pullNs := (perIndex*float64(s.n) + perMove*countWork) / float64(s.workers)
+	return pullNs < pushWork*d.pushNs
 }
 
 // record notes the wall time of a level that expanded f frontier positions
@@ -129,18 +132,18 @@ func (d *directions) record(pulled bool, f, edges uint64, took time.Duration) {
 	}
 }
 
-// samplePull times what pulling does per move, on runs of consecutive
-// indices spread over the whole range (so that the lanes are read in order,
-// as a pull level reads them): generating the moves of the unresolved
-// positions and looking them up in the frontier. It returns the wall
-// nanoseconds per move with all workers pulling, or 0 if the sample found
-// no move.
-func (s *parSolver) samplePull() float64 {
+// samplePull times what pulling does, on runs of consecutive indices
+// spread over the whole range (so that the lanes are read in order, as a
+// pull level reads them): scanning the lanes, generating the moves of the
+// unresolved positions and looking them up in the frontier. It returns the
+// nanoseconds it took per index scanned and per move listed (0 if it
+// listed none), on one worker.
+func (s *parSolver) samplePull() (perIndex, perMove float64) {
 	set := s.cur.Set()
 	b := &s.bufs[0]
 	moves, _ := implicit.MovesWithRepeatsOf(s.g) // as pullLevel lists them
 	var hits uint64
-	ns := nanosPerMove(s.n, 16, func(i uint64) uint64 {
+	perIndex, perMove = sampleRuns(s.n, 16, func(i uint64) uint64 {
 		if s.lanes.Get(i)>>s.codeShift != 0 {
 			return 0
 		}
@@ -153,26 +156,32 @@ func (s *parSolver) samplePull() float64 {
 		return uint64(len(b.buf))
 	})
 	s.sampleHits += hits // keeps the lookups from being optimised away
-	return ns / float64(s.workers)
+	return perIndex, perMove
 }
 
-// nanosPerMove calls visit on every index of runs runs of 256 consecutive
+// sampleRuns calls visit on every index of runs runs of 256 consecutive
 // indices spread over [0, n), visit returning the moves it handled, and
-// returns the nanoseconds it took per move, or 0 if there was none.
-func nanosPerMove(n, runs uint64, visit func(i uint64) uint64) float64 {
+// returns the nanoseconds it took per index visited and per move, the
+// latter 0 if there was none.
+func sampleRuns(n, runs uint64, visit func(i uint64) uint64) (perIndex, perMove float64) {
 	const run = 256
-	var moves uint64
+	var moves, visited uint64
 	start := time.Now()
 	for r := range runs {
 		lo := r * n / runs
 		for i := lo; i < min(lo+run, n); i++ {
 			moves += visit(i)
+			visited++
 		}
 	}
-	if moves == 0 {
-		return 0
+	took := float64(time.Since(start).Nanoseconds())
+	if visited > 0 {
+		perIndex = took / float64(visited)
 	}
-	return float64(time.Since(start).Nanoseconds()) / float64(moves)
+	if moves > 0 {
+		perMove = took / float64(moves)
+	}
+	return perIndex, perMove
 }
 
 // census counts the unresolved positions and their moves (the counts in
