@@ -112,6 +112,7 @@ type parSolver struct {
 	sampleHits      uint64      // see samplePull
 	blockBytes      uint64      // Options.BlockBytes
 	blocks          *pushBlocks // the lists of blocked push levels, once one has run (par_blocked.go)
+	classified      []tally     // the census that a plain classification counted, until census takes it
 }
 
 // edges returns the predecessor edges the workers have walked so far.
@@ -290,18 +291,31 @@ func (s *parSolver) classify(ctx context.Context) error {
 	}
 	classify := implicit.ClassifierOf(s.g)
 	set := storer(s.lanes)
-	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
+	tallies := make([]tally, s.workers)
+	err := parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
+		t := &tallies[w]
 		var kind implicit.Kind
 		var k uint64
 		for i := lo; i < hi; i++ {
 			kind, k, buf = classify(i, buf)
 			s.start(w, set, i, kind, k)
+			switch {
+			case kind == implicit.Illegal:
+				t.i++
+			case kind == implicit.Inner && k > 0: // unresolved, k in its lane
+				t.u++
+				t.m += k
+			}
 		}
 		s.bufs[w].buf = buf
 		s.prog.Advance(hi - lo)
 		return nil
 	})
+	if err == nil {
+		s.classified = tallies
+	}
+	return err
 }
 
 // start stores index i's initial value code, or its count k of moves while

@@ -185,11 +185,14 @@ func sampleRuns(n, runs uint64, visit func(i uint64) uint64) (perIndex, perMove 
 }
 
 // census counts the unresolved positions and their moves (the counts in
-// their lanes), and the illegal indices, after classifying or resuming.
+// their lanes), and the illegal indices, after classifying or resuming;
+// a plain classification counted them as it went (classify), and its
+// counts are taken instead of a pass over the lanes.
 func (s *parSolver) census(ctx context.Context) (unresolved, moves, illegal uint64, err error) {
-	type tally struct {
-		u, m, i uint64
-		_       [64 - 24]byte
+	if s.classified != nil {
+		unresolved, moves, illegal = sumTallies(s.classified)
+		s.classified = nil
+		return unresolved, moves, illegal, nil
 	}
 	tallies := make([]tally, s.workers)
 	code, mask := s.codeShift, s.payloadMask
@@ -206,12 +209,24 @@ func (s *parSolver) census(ctx context.Context) (unresolved, moves, illegal uint
 		}
 		return nil
 	})
+	unresolved, moves, illegal = sumTallies(tallies)
+	return unresolved, moves, illegal, err
+}
+
+// tally is one worker's census: unresolved positions, their moves, and
+// illegal indices, a cache line apart from the other workers'.
+type tally struct {
+	u, m, i uint64
+	_       [64 - 24]byte
+}
+
+func sumTallies(tallies []tally) (unresolved, moves, illegal uint64) {
 	for _, t := range tallies {
 		unresolved += t.u
 		moves += t.m
 		illegal += t.i
 	}
-	return unresolved, moves, illegal, err
+	return unresolved, moves, illegal
 }
 
 // pullLevel expands the current frontier, all of the given depth, by
