@@ -83,8 +83,15 @@ type directions struct {
 
 // The first level with a frontier is pushed, and timed. Pull is not
 // considered when the unresolved positions' moves outnumber the frontier's
-// un-moves pullLimit times over.
-const pullLimit = 64
+// un-moves pullLimit times over, nor when pushing would take less than
+// scanning the lanes at minScanNs an index, less than any pull costs (a
+// level of a few positions near the end): the sample would make the
+// frontier dense (Frontier.MakeDense), and the push that follows would
+// then walk its whole bit set.
+const (
+	pullLimit = 64
+	minScanNs = 0.1
+)
 
 func newDirections(g implicit.Game, mode Direction, moves float64) *directions {
 	_, counted := g.(implicit.UnmoveCounter)
@@ -105,6 +112,9 @@ func (s *parSolver) pull(d *directions, f, u uint64) bool {
 	pushWork := float64(f) * d.unmoves
 	pullWork := float64(u) * d.moves
 	if f == 0 || d.pushNs == 0 || pushWork*pullLimit < pullWork {
+		return false
+	}
+	if pushWork*d.pushNs < float64(s.n)*minScanNs/float64(s.workers) {
 		return false
 	}
 	s.cur.MakeDense()
