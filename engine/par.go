@@ -299,19 +299,18 @@ func (s *parSolver) classify(ctx context.Context) error {
 		var k uint64
 		for i := lo; i < hi; i++ {
 			kind, k, buf = classify(i, buf)
-			s.start(w, set, i, kind, k)
-			switch {
-			case kind == implicit.Illegal:
-				t.i++
-			case kind == implicit.Inner && k > 0: // unresolved, k in its lane
-				t.u++
-				t.m += k
-			}
+			t.add(s.start(w, set, i, kind, k), k)
 		}
 		s.bufs[w].buf = buf
 		s.prog.Advance(hi - lo)
 		return nil
 	})
+	return s.tallied(tallies, err)
+}
+
+// tallied keeps the census that a classification counted, tallies, for
+// census to take, unless it failed with err; it returns err.
+func (s *parSolver) tallied(tallies []tally, err error) error {
 	if err == nil {
 		s.classified = tallies
 	}
@@ -322,8 +321,9 @@ func (s *parSolver) classify(ctx context.Context) error {
 // it is unresolved, in its lane with set (storer's: a lane's own store,
 // where a read-modify-write of its word would wait on the store to the
 // lane before it); worker w emits the positions resolved at depth 0
-// (initial) as the first frontier.
-func (s *parSolver) start(w int, set func(i, v uint64), i uint64, kind implicit.Kind, k uint64) {
+// (initial) as the first frontier. It returns the initial value, Draw for
+// an unresolved position.
+func (s *parSolver) start(w int, set func(i, v uint64), i uint64, kind implicit.Kind, k uint64) Value {
 	v, frontier := initial(kind, k)
 	if v == Draw {
 		set(i, k)
@@ -333,6 +333,7 @@ func (s *parSolver) start(w int, set func(i, v uint64), i uint64, kind implicit.
 	if frontier {
 		s.cur.Emit(w, i)
 	}
+	return v
 }
 
 // classifyExits is classify for an ExitGame: a position with exits counts
@@ -344,9 +345,11 @@ func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64)
 		return s.classifyParts(ctx, pg)
 	}
 	set := storer(s.lanes)
-	return parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
+	tallies := make([]tally, s.workers)
+	err := parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
 		defer func() { s.bufs[w].buf = buf }()
+		t := &tallies[w]
 		for i := lo; i < hi; i++ {
 			var kind implicit.Kind
 			var k uint64
@@ -362,11 +365,12 @@ func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64)
 			if k > s.payloadMask {
 				return s.tooManyMoves(i, k)
 			}
-			s.start(w, set, i, kind, k)
+			t.add(s.start(w, set, i, kind, k), k)
 		}
 		s.prog.Advance(hi - lo)
 		return nil
 	})
+	return s.tallied(tallies, err)
 }
 
 // classifyParts is classifyExits for a Parted game: its parts' positions,
@@ -392,15 +396,17 @@ func (s *parSolver) classifyParts(ctx context.Context, g Parted) error {
 		return err
 	}
 	setLane := storer(s.lanes)
+	tallies := make([]tally, s.workers)
 	type classified struct {
 		kind implicit.Kind
 		k    uint64
 		exit Exit
 	}
 	parts := g.Parts()
-	return parallel.For(ctx, s.workers, parts, parallel.ChunkFor(parts, s.workers, 64), func(w int, lo, hi uint64) error {
+	err = parallel.For(ctx, s.workers, parts, parallel.ChunkFor(parts, s.workers, 64), func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
 		defer func() { s.bufs[w].buf = buf }()
+		t := &tallies[w]
 		var list []uint64
 		var found []classified
 		for j := lo; j < hi; j++ {
@@ -423,20 +429,20 @@ func (s *parSolver) classifyParts(ctx context.Context, g Parted) error {
 				if c.k > s.payloadMask {
 					return s.tooManyMoves(i, c.k)
 				}
-				v, frontier := initial(c.kind, c.k)
-				if v == Draw {
-					setLane(i, c.k)
-				} else {
-					setLane(i, uint64(v)<<s.codeShift)
-				}
-				if frontier {
-					s.cur.Emit(w, i)
-				}
+				t.add(s.start(w, setLane, i, c.kind, c.k), c.k)
 			}
+			t.listed += uint64(len(list))
 			s.prog.Advance(uint64(len(list)))
 		}
 		return nil
 	})
+	// The indices of no part are illegal, their lanes filled above.
+	var listed uint64
+	for _, t := range tallies {
+		listed += t.listed
+	}
+	tallies[0].i += s.n - min(listed, s.n)
+	return s.tallied(tallies, err)
 }
 
 // tooManyMoves is the error for position i, whose count k (its moves, and

@@ -224,10 +224,24 @@ func (s *parSolver) census(ctx context.Context) (unresolved, moves, illegal uint
 }
 
 // tally is one worker's census: unresolved positions, their moves, and
-// illegal indices, a cache line apart from the other workers'.
+// illegal indices, a cache line apart from the other workers'; and while
+// classifying a Parted game, the positions its parts listed.
 type tally struct {
 	u, m, i uint64
-	_       [64 - 24]byte
+	listed  uint64
+	_       [64 - 32]byte
+}
+
+// add counts a position classified with the initial value v (Draw while
+// unresolved) and count k.
+func (t *tally) add(v Value, k uint64) {
+	switch v {
+	case Draw:
+		t.u++
+		t.m += k
+	case Illegal:
+		t.i++
+	}
 }
 
 func sumTallies(tallies []tally) (unresolved, moves, illegal uint64) {
