@@ -112,7 +112,7 @@ type parSolver struct {
 	sampleHits      uint64      // see samplePull
 	blockBytes      uint64      // Options.BlockBytes
 	blocks          *pushBlocks // the lists of blocked push levels, once one has run (par_blocked.go)
-	classified      []tally     // the census that a plain classification counted, until census takes it
+	classified      []tally     // the census that the classification counted, until census takes it
 }
 
 // edges returns the predecessor edges the workers have walked so far.

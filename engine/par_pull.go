@@ -195,9 +195,9 @@ func sampleRuns(n, runs uint64, visit func(i uint64) uint64) (perIndex, perMove 
 }
 
 // census counts the unresolved positions and their moves (the counts in
-// their lanes), and the illegal indices, after classifying or resuming;
-// a plain classification counted them as it went (classify), and its
-// counts are taken instead of a pass over the lanes.
+// their lanes), and the illegal indices: after classifying, what the
+// classification counted as it went (classify, classifyExits,
+// classifyParts); after resuming, by a pass over the lanes.
 func (s *parSolver) census(ctx context.Context) (unresolved, moves, illegal uint64, err error) {
 	if s.classified != nil {
 		unresolved, moves, illegal = sumTallies(s.classified)
