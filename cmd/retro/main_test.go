@@ -377,7 +377,10 @@ func TestSolveChess(t *testing.T) {
 	want := "white to move: 18081 wins, 0 draws, 0 losses; longest win 19 plies, longest loss 0 plies\n" +
 		"black to move: 0 wins, 2896 draws, 25160 losses; longest win 0 plies, longest loss 20 plies\n"
 	path := filepath.Join(t.TempDir(), "kqk.db")
-	for _, args := range [][]string{{"KQvK"}, {"-material", "KQvK", "-tiered"}, {"KQvK", "-db", path}} {
+	// The lean engine asked for solves the whole game (the tiers are the
+	// parallel engine's), its depths on disk beside -db's file.
+	lean := filepath.Join(t.TempDir(), "lean.db")
+	for _, args := range [][]string{{"KQvK"}, {"-material", "KQvK", "-tiered"}, {"KQvK", "-db", path}, {"KQvK", "-engine", "lean", "-db", lean}} {
 		out, errs, code := retro(t, "", append([]string{"solve", "chess"}, args...)...)
 		if code != 0 || out != want {
 			t.Errorf("solve chess %v: exit %d, stdout %q, stderr %q; want %q", args, code, out, errs, want)
@@ -385,6 +388,9 @@ func TestSolveChess(t *testing.T) {
 	}
 	if out, errs, code := retro(t, "", "verify", path); code != 0 || !strings.HasPrefix(out, "ok ") {
 		t.Errorf("verify: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if _, errs, code := retro(t, "", "solve", "chess", "KQvK", "-engine", "lean"); code != 2 || !strings.Contains(errs, "-engine lean") {
+		t.Errorf("solve chess KQvK -engine lean, no -db: exit %d, stderr %q; want 2 and why", code, errs)
 	}
 	// Qg8 mates at once; with the queen on c7 instead, Black is
 	// stalemated; any position of the lone king to move is lost.

@@ -39,7 +39,9 @@ func (c *solveRun) wholeBytes(g implicit.Game) (uint64, bool) {
 
 // chooseTiered says whether g is solved tier by tier: when -tiered asks,
 // when the game's tiers are shared (implicit.SharedTiers), or when the
-// game has tiers and does not fit whole in -max-memory.
+// game has tiers and does not fit whole in -max-memory; never when
+// -engine seq or lean, or -reachable, asks for an engine that solves the
+// whole game (the tiers are solved by the parallel one, every position).
 func (c *solveRun) chooseTiered(d *implicit.Descriptor, g implicit.Game) (bool, error) {
 	_, isTiered := g.(implicit.Tiered)
 	asked := c.tiered || c.plan
@@ -53,7 +55,7 @@ func (c *solveRun) chooseTiered(d *implicit.Descriptor, g implicit.Game) (bool, 
 		}
 		return false, nil
 	}
-	if c.engine == engine.KindSeq || c.reachable {
+	if c.engine == engine.KindSeq || c.engine == engine.KindLean || c.reachable {
 		if asked {
 			return false, usagef("solve %s: %s: a tiered solve uses the parallel engine, every position", d.Name, flag)
 		}
