@@ -81,10 +81,12 @@ const Slack = 1.05
 // take b bytes.
 func WithSlack(b uint64) uint64 { return uint64(float64(b) * Slack) }
 
-// CheapMove is the most a move may cost to list (MoveCost) for Choose to
-// pick the lean engine: about a cache miss, which is what the parallel
-// engine's counter costs instead.
-const CheapMove = 30 * time.Nanosecond
+// CheapList is the most an inner position's moves may cost to list
+// (ListCost) for Choose to pick the lean engine: about a cache miss, which
+// is what the parallel engine's counter costs instead. Police and pawns
+// list theirs in 10 to 12 ns, dobutsu in 130, quixo and teeko in 470 and
+// 630: a margin of four on each side.
+const CheapList = 50 * time.Nanosecond
 
 // Request is what a solve asks of its engine: the kind asked for, the game,
 // and the facts that decide which engines can serve it. Choose picks the
@@ -184,11 +186,11 @@ func (e *RefusedError) Error() string { return fmt.Sprintf("-engine %s: %s", e.K
 // under Distributed, KindPar is KindDist and KindLean is KindDistLean.
 // KindAuto picks (under Distributed, KindDist for KindPar and KindDistLean
 // for KindLean):
-//   - KindLean for a game with a start whose moves cost less than CheapMove to
-//     list (MoveCost), when nothing asked needs every depth in memory:
-//     recounting a position's moves then costs less than the cache miss of
-//     keeping a counter (police and pawns solve about twice as fast, in a
-//     third of the memory);
+//   - KindLean for a game with a start whose positions' moves cost less
+//     than CheapList to list (ListCost), when nothing asked needs every
+//     depth in memory: recounting a position's moves then costs less than
+//     the cache miss of keeping a counter (police and pawns solve about
+//     twice as fast, in a third of the memory);
 //   - KindPar otherwise (moves that need canonical forms, a game without a
 //     start), and KindLean instead when KindPar does not fit and KindLean can serve.
 func Choose(r Request, fits func(Kind) error) (Kind, bool, error) {
@@ -214,7 +216,7 @@ func Choose(r Request, fits func(Kind) error) (Kind, bool, error) {
 	}
 	leanServes := r.Refusal(lean) == ""
 	k := par
-	if leanServes && r.HasStart && r.Game != nil && MoveCost(r.Game) < CheapMove {
+	if leanServes && r.HasStart && r.Game != nil && ListCost(r.Game) < CheapList {
 		k = lean
 	}
 	err := fits(k)

@@ -6,7 +6,13 @@ import (
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/dobutsu"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/implicit/pawns"
+	"github.com/retro-solver/retro/implicit/police"
+	"github.com/retro-solver/retro/implicit/quixo"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // TestChoose checks the engine each request gets, the refusals and the
@@ -92,5 +98,38 @@ func TestRequestBytes(t *testing.T) {
 	}
 	if _, err := engine.ParseKind("dist"); err == nil {
 		t.Error("ParseKind(dist) accepted: -engine does not take it")
+	}
+}
+
+// TestChooseByListCost checks auto's choice on real games, far from the
+// threshold on both sides: lean where a position's moves are listed in
+// about 10 ns (police, pawns), par where they need canonical forms
+// (dobutsu, and quixo, whose single moves are as cheap as 27 ns but which
+// lists 17 of them: timed a move at a time it came out lean).
+func TestChooseByListCost(t *testing.T) {
+	testsize.SkipUnderRace(t, "times move lists")
+	q, err := quixo.New(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := dobutsu.New(dobutsu.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		g    implicit.Game
+		want engine.Kind
+	}{
+		{"police 64x64", police.New(police.Random(64, 64, 0.1, 0.005, 1)), engine.KindLean},
+		{"pawns 16x16", pawns.New(pawns.Random(16, 16, 0, 3)), engine.KindLean},
+		{"quixo 4x4", implicit.NewCompact(q), engine.KindPar},
+		{"dobutsu", d, engine.KindPar},
+	} {
+		cost := engine.ListCost(tc.g)
+		k, _, err := engine.Choose(engine.Request{Game: tc.g, HasStart: true}, nil)
+		if err != nil || k != tc.want {
+			t.Errorf("%s: Choose = %v, %v (a list of moves in %v); want %v", tc.name, k, err, cost, tc.want)
+		}
 	}
 }

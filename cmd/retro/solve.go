@@ -501,7 +501,7 @@ func (c *solveRun) chooseEngine(d *implicit.Descriptor, inst *instance) (engine.
 		return 0, err
 	}
 	if c.world != nil {
-		// The ranks run rank 0's choice: auto's is timed (MoveCost), and
+		// The ranks run rank 0's choice: auto's is timed (ListCost), and
 		// ranks sharing cores time their moves differently.
 		mine := uint64(0)
 		if c.world.Rank() == 0 {
