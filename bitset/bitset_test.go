@@ -214,6 +214,51 @@ func TestCountersDecConcurrent(t *testing.T) {
 	}
 }
 
+// TestCountersCompareAndSwap has workers raise every counter by one with
+// CompareAndSwap, retrying each lost race, while odd lanes of the same words
+// are decremented: every raise lands once, and a swap from a value the
+// counter does not hold fails and leaves it.
+func TestCountersCompareAndSwap(t *testing.T) {
+	for _, width := range []uint{8, 16, 32} {
+		const n, workers = 64, 4
+		per := 50 // 4 x 50 = 200, within a lane of 8 bits
+		c := NewCounters(n, width)
+		for i := uint64(1); i < n; i += 2 {
+			c.Set(i, workers*uint64(per))
+		}
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range per {
+					for i := uint64(0); i < n; i++ {
+						if i%2 == 1 {
+							c.Dec(i)
+							continue
+						}
+						for old := c.AtomicGet(i); !c.CompareAndSwap(i, old, old+1); old = c.AtomicGet(i) {
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		for i := range uint64(n) {
+			want := uint64(workers * per)
+			if i%2 == 1 {
+				want = 0
+			}
+			if c.Get(i) != want {
+				t.Fatalf("width %d: counter %d = %d, want %d", width, i, c.Get(i), want)
+			}
+		}
+		if c.CompareAndSwap(0, 7, 9) || c.Get(0) != uint64(workers*per) {
+			t.Fatalf("width %d: a swap from a value not held changed the counter to %d", width, c.Get(0))
+		}
+	}
+}
+
 // TestCountersStoreWhileDec stores into even lanes while odd lanes of the same
 // words are decremented: neither may disturb the other.
 func TestCountersStoreWhileDec(t *testing.T) {

@@ -147,6 +147,23 @@ func (c Counters) Dec(i uint64) uint64 {
 	return v
 }
 
+// CompareAndSwap sets counter i to v if it holds old, and reports whether
+// it did; safe for concurrent use, the other lanes of its word changing
+// meanwhile (a change of theirs costs a retry, not a failure). v must not
+// exceed Max.
+func (c Counters) CompareAndSwap(i, old, v uint64) bool {
+	w, sh := c.locate(i)
+	for {
+		ow := atomic.LoadUint64(w)
+		if ow>>sh&c.max != old {
+			return false
+		}
+		if atomic.CompareAndSwapUint64(w, ow, ow&^(c.max<<sh)|v<<sh) {
+			return true
+		}
+	}
+}
+
 // Store sets counter i to v atomically, even while other lanes of its word
 // change; v must not exceed Max. No other caller may change counter i itself
 // at the same time.

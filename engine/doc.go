@@ -56,6 +56,14 @@
 // lanes hold counts only: a byte each where a position has fewer than 63
 // moves (ExitGameBytes).
 //
+// Parallel counts a position's moves when it classifies it, unless the
+// game is an implicit.MoveProber (quixo and teeko over their classes,
+// whose moves' classes need canonical forms): it then only probes whether
+// a position has a move, marks its lane, and counts its moves the first
+// time one of them reaches a win. The positions that a loss makes wins
+// before that (half of quixo 4x4's) are never counted, and every level is
+// pushed, since a pull would count every position it visits.
+//
 // Parallel pushes a level (walks its positions' un-moves) directly, or
 // blocked when its lanes are large (par_blocked.go): the updates are
 // sorted by block of lanes first, then each block's applied in a core's

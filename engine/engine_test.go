@@ -181,6 +181,60 @@ func TestPullWithRepeats(t *testing.T) {
 	}
 }
 
+// probing is a game that probes its positions for a move
+// (implicit.MoveProber), so that the parallel engine counts each
+// position's moves only when one of them first reaches a win; the count
+// comes from the graph's NumMoves, as the classification's would.
+type probing struct{ implicit.Game }
+
+func (p probing) NumMoves(s uint64) uint64 {
+	n, _ := implicit.MoveCounterOf(p.Game)(s, nil)
+	return n
+}
+
+func (p probing) ProbeMoves(s uint64) (implicit.Kind, bool) {
+	k := p.Classify(s)
+	return k, k == implicit.Inner && p.NumMoves(s) > 0
+}
+
+// TestLazyCounts solves games whose counts are taken when a move first
+// reaches a win (implicit.MoveProber), in every direction, blocked and not,
+// on 1 and 3 workers, against the sequential engine, which counts every
+// position at the start: marked games (illegal and terminal positions,
+// inner ones without moves), random graphs, and a chain deep enough to
+// widen the lanes while a lazy marker waits for its first win.
+func TestLazyCounts(t *testing.T) {
+	var games []implicit.Game
+	for seed := range uint64(60) {
+		games = append(games, probing{randomMarkedGame(seed + 20000)}, probing{randomGraph(seed)})
+	}
+	for k, g := range games {
+		if _, _, ok := implicit.MoveProberOf(g); !ok {
+			t.Fatal("probing is no MoveProber")
+		}
+		if err := enginetest.CrossCheck(ctx, g, 1, 3); err != nil {
+			t.Fatalf("game %d: %v", k, err)
+		}
+	}
+	g := probing{chainWithCycle(17000)} // 17,000 levels: one solve
+	if i, differ := engine.Diff(seq(t, g), par(t, g, 2)); differ {
+		t.Fatalf("the deep chain: index %d differs from the sequential engine's", i)
+	}
+}
+
+// chainWithCycle is deepChain(n) and three vertices more: n, which moves
+// to the chain's wins 16385 and 16387 only (a loss, first reached after
+// the lanes widen past depth 16383), and a two-vertex cycle whose vertices
+// also move to vertex 1, a win (draws, counted at level 1).
+func chainWithCycle(n uint32) *graph.Graph {
+	src, dst := make([]uint32, 0, n+4), make([]uint32, 0, n+4)
+	for i := range n - 1 {
+		src, dst = append(src, i+1), append(dst, i)
+	}
+	src, dst = append(src, n, n, n+1, n+2, n+1, n+2), append(dst, 16385, 16387, n+2, n+1, 1, 1)
+	return graph.FromEdges(uint64(n+3), src, dst)
+}
+
 // TestLargeRandomGraph runs both engines, the parallel one in each
 // direction, on a graph big enough for dense frontiers and many chunks.
 func TestLargeRandomGraph(t *testing.T) {

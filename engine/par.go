@@ -113,6 +113,14 @@ type parSolver struct {
 	blockBytes      uint64      // Options.BlockBytes
 	blocks          *pushBlocks // the lists of blocked push levels, once one has run (par_blocked.go)
 	classified      []tally     // the census that the classification counted, until census takes it
+	// For a MoveProber (implicit.MoveProberOf), probe classifies and an
+	// unresolved position's lane holds the lazy marker, the largest
+	// payload, instead of its count of moves until a move of it first
+	// reaches a win, when count counts them (uncount, applyEntries,
+	// pullLevel): the positions that a loss makes wins before that are
+	// never counted. Both nil otherwise.
+	probe func(s uint64) (implicit.Kind, bool)
+	count func(s uint64) uint64
 }
 
 // edges returns the predecessor edges the workers have walked so far.
@@ -167,6 +175,8 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 	s.setWidth(width)
 	if eg, ok := g.(ExitGame); ok {
 		s.exits = newExitEvents(n, exitWidth(eg))
+	} else if probe, count, ok := implicit.MoveProberOf(g); ok && g.MaxMoves() < s.payloadMask {
+		s.probe, s.count = probe, count // the marker is no count
 	}
 	return s
 }
@@ -292,6 +302,9 @@ func (s *parSolver) classify(ctx context.Context) error {
 	classify := implicit.ClassifierOf(s.g)
 	set := storer(s.lanes)
 	tallies := make([]tally, s.workers)
+	if s.probe != nil {
+		return s.classifyProbed(ctx, chunk)
+	}
 	err := parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
 		t := &tallies[w]
@@ -306,6 +319,60 @@ func (s *parSolver) classify(ctx context.Context) error {
 		return nil
 	})
 	return s.tallied(tallies, err)
+}
+
+// classifyProbed is classify for a MoveProber: an unresolved position's
+// lane holds the lazy marker (the payload mask) instead of its count, and
+// the census's moves are estimated (sampledCount).
+func (s *parSolver) classifyProbed(ctx context.Context, chunk uint64) error {
+	set := storer(s.lanes)
+	tallies := make([]tally, s.workers)
+	err := parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
+		t := &tallies[w]
+		for i := lo; i < hi; i++ {
+			kind, has := s.probe(i)
+			if kind != implicit.Inner || !has {
+				t.add(s.start(w, set, i, kind, 0), 0)
+				continue
+			}
+			set(i, s.payloadMask)
+			t.add(Draw, s.sampledCount(i))
+		}
+		s.prog.Advance(hi - lo)
+		return nil
+	})
+	return s.tallied(tallies, err)
+}
+
+// lazySample is the stride of the indices whose moves are counted for the
+// census where the lanes hold the lazy marker (sampledCount).
+const lazySample = 64
+
+// sampledCount is what an unresolved position whose lane holds the lazy
+// marker adds to the census's moves, which only the choice of pushing or
+// pulling reads: lazySample times its count where its index is a multiple
+// of lazySample, nothing elsewhere (a sixty-fourth of the counts, for an
+// estimate within a few percent).
+func (s *parSolver) sampledCount(i uint64) uint64 {
+	if i%lazySample != 0 {
+		return 0
+	}
+	return lazySample * s.count(i)
+}
+
+// uncount puts the count of p's moves in its lane in place of the lazy
+// marker, if the lane holds it: before a move of p to a win is taken off,
+// by whichever worker gets there first.
+func (s *parSolver) uncount(p uint64) {
+	for {
+		l := s.lanes.AtomicGet(p)
+		if l&s.payloadMask != s.payloadMask {
+			return
+		}
+		if s.lanes.CompareAndSwap(p, l, l&^s.payloadMask|s.count(p)) {
+			return
+		}
+	}
 }
 
 // tallied keeps the census that a classification counted, tallies, for
@@ -548,7 +615,13 @@ func (s *parSolver) flush(w int, depth uint64) {
 			continue
 		}
 		for i, p := range preds {
-			if codes[i] == 0 && lanes.Dec(p) == 0 {
+			if codes[i] != 0 {
+				continue
+			}
+			if s.count != nil {
+				s.uncount(p)
+			}
+			if lanes.Dec(p) == 0 {
 				lanes.Or(p, uint64(Loss)<<code)
 				s.next.Emit(w, p)
 			}
@@ -591,13 +664,17 @@ func (s *parSolver) widen(ctx context.Context) error {
 	if s.lanes.Width() == 32 {
 		return errTooDeep
 	}
-	old, oldCode := s.lanes, s.codeShift
+	old, oldCode, oldMask := s.lanes, s.codeShift, s.payloadMask
 	s.lanes = bitset.NewCounters(s.n, 32)
 	s.ws.keepLanes(s.lanes)
 	s.setWidth(32)
 	return parallel.For(ctx, s.workers, s.n, parallel.ChunkFor(s.n, s.workers, 4096), func(_ int, lo, hi uint64) error {
 		for i := lo; i < hi; i++ {
 			l := old.Get(i)
+			if s.count != nil && l == oldMask {
+				s.lanes.Set(i, s.payloadMask) // the lazy marker
+				continue
+			}
 			s.lanes.Set(i, l>>oldCode<<s.codeShift|l&(1<<oldCode-1))
 		}
 		return nil

@@ -408,28 +408,29 @@ var warmSink atomic.Uint64
 // positions it resolves.
 func (s *parSolver) applyList(found []uint64, base uint64, list []uint32) {
 	if l, ok := s.lanes.Lanes16(); ok {
-		applyEntries(l, base, list, s.codeShift, found)
+		applyEntries(l, base, list, s.codeShift, found, s.count)
 		return
 	}
 	if l, ok := s.lanes.Lanes32(); ok {
-		applyEntries(l, base, list, s.codeShift, found)
+		applyEntries(l, base, list, s.codeShift, found, s.count)
 		return
 	}
 	if l, ok := s.lanes.Lanes8(); ok {
-		applyEntries(l, base, list, s.codeShift, found)
+		applyEntries(l, base, list, s.codeShift, found, s.count)
 		return
 	}
-	applyCounters(s.lanes, base, list, s.codeShift, found)
+	applyCounters(s.lanes, base, list, s.codeShift, found, s.count)
 }
 
 // applyEntries applies a block's entries to lanes of one width: a win
 // claim resolves an unresolved predecessor as a win; a decrement takes a
-// move off an unresolved predecessor's count and resolves it as a loss
-// when none is left. Each position resolved sets its bit in found, the
-// block's positions from base.
-func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint32, code uint, found []uint64) {
+// move off an unresolved predecessor's count, counted first with count
+// where the lane holds the lazy marker (count nil: no lane does), and
+// resolves it as a loss when none is left. Each position resolved sets its
+// bit in found, the block's positions from base.
+func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint32, code uint, found []uint64, count func(uint64) uint64) {
 	lanes = lanes[base:]
-	win, loss := L(Win)<<code, L(Loss)<<code
+	win, loss, lazy := L(Win)<<code, L(Loss)<<code, L(1)<<code-1
 	for _, e := range list {
 		off := e >> 1
 		l := lanes[off]
@@ -441,6 +442,9 @@ func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint
 			found[off>>6] |= 1 << (off & 63)
 			continue
 		}
+		if l == lazy && count != nil {
+			l = L(count(base + uint64(off)))
+		}
 		if l--; l == 0 {
 			l = loss
 			found[off>>6] |= 1 << (off & 63)
@@ -451,7 +455,8 @@ func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint
 
 // applyCounters is applyEntries for lanes the machine cannot address one
 // by one (a big-endian machine).
-func applyCounters(lanes bitset.Counters, base uint64, list []uint32, code uint, found []uint64) {
+func applyCounters(lanes bitset.Counters, base uint64, list []uint32, code uint, found []uint64, count func(uint64) uint64) {
+	lazy := uint64(1)<<code - 1
 	for _, e := range list {
 		off := e >> 1
 		p := base + uint64(off)
@@ -463,6 +468,9 @@ func applyCounters(lanes bitset.Counters, base uint64, list []uint32, code uint,
 			lanes.Set(p, uint64(Win)<<code)
 			found[off>>6] |= 1 << (off & 63)
 			continue
+		}
+		if l == lazy && count != nil {
+			l = count(p)
 		}
 		if l--; l == 0 {
 			l = uint64(Loss) << code

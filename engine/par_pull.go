@@ -109,6 +109,13 @@ func (s *parSolver) pull(d *directions, f, u uint64) bool {
 	case Alternate:
 		return d.levels%3 == 2
 	}
+	if s.count != nil {
+		// Lazy counts (MoveProber): a pull counts the moves of every
+		// unresolved position it visits, the work that probing spares, and
+		// the pushes' measured cost, which falls as fewer positions are
+		// left to count, would make it look cheaper than it is.
+		return false
+	}
 	pushWork := float64(f) * d.unmoves
 	pullWork := float64(u) * d.moves
 	if f == 0 || d.pushNs == 0 || pushWork*pullLimit < pullWork {
@@ -154,8 +161,12 @@ func (s *parSolver) samplePull() (perIndex, perMove float64) {
 	moves, _ := implicit.MovesWithRepeatsOf(s.g) // as pullLevel lists them
 	var hits uint64
 	perIndex, perMove = sampleRuns(s.n, 16, func(i uint64) uint64 {
-		if s.lanes.Get(i)>>s.codeShift != 0 {
+		l := s.lanes.Get(i)
+		if l>>s.codeShift != 0 {
 			return 0
+		}
+		if s.count != nil && l == s.payloadMask {
+			hits += s.count(i) // as pullLevel counts a lazy lane's moves
 		}
 		b.buf = moves(i, b.buf[:0])
 		for _, m := range b.buf {
@@ -212,7 +223,11 @@ func (s *parSolver) census(ctx context.Context) (unresolved, moves, illegal uint
 			switch l := s.lanes.Get(i); l >> code {
 			case 0:
 				t.u++
-				t.m += l & mask
+				if s.count != nil && l == mask {
+					t.m += s.sampledCount(i) // the lazy marker
+				} else {
+					t.m += l & mask
+				}
 			case uint64(Illegal):
 				t.i++
 			}
@@ -293,6 +308,9 @@ func (s *parSolver) pullLevel(ctx context.Context, depth uint64) error {
 				}
 				buf = moves(i, buf[:0])
 				left, win := l&mask, false
+				if s.count != nil && left == mask {
+					left = s.count(i) // the lazy marker
+				}
 				found := 0 // the moves to this level's wins, at the front of buf
 				for _, m := range buf {
 					if frontier[m>>6]&(1<<(m&63)) == 0 {

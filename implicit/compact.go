@@ -294,6 +294,23 @@ func (c *Compact) classifier() func(i uint64, buf []uint64) (Kind, uint64, []uin
 	}
 }
 
+// moveProber probes a class through the underlying game's ProbeMoves and
+// counts its moves as classifier does (ClassifyClasses), where the game
+// has both (MoveProberOf).
+func (c *Compact) moveProber() (probe func(i uint64) (Kind, bool), count func(i uint64) uint64) {
+	p, ok := c.S.(interface{ ProbeMoves(s uint64) (Kind, bool) })
+	cc, ok2 := c.S.(ClassCounter)
+	if !ok || !ok2 {
+		return nil, nil
+	}
+	probe = func(i uint64) (Kind, bool) { return p.ProbeMoves(c.Position(i)) }
+	count = func(i uint64) uint64 {
+		_, n := cc.ClassifyClasses(c.Position(i))
+		return n
+	}
+	return probe, count
+}
+
 // Moves appends the distinct classes reachable from class i, in
 // increasing order.
 func (c *Compact) Moves(i uint64, dst []uint64) []uint64 {

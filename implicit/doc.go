@@ -30,6 +30,8 @@
 //	                 graph, pawns, police
 //	MoveClassifier   chess                retro verify, query's          Classify, then Moves: each checked
 //	                                      WinDepths                      position decoded twice
+//	MoveProber       quixo, teeko         the parallel engine's classify every unresolved position's moves are
+//	                 (through Compact)                                   counted at the start
 //	UnmoveCounter    graph, police        the parallel engine's pull     un-moves are listed to be counted
 //	                                      levels (their cost)
 //	UnmoveTallier    Compact              the parallel engine's pull     un-moves are listed to be counted

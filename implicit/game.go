@@ -86,6 +86,40 @@ func MoveCounterOf(g Game) func(s uint64, buf []uint64) (uint64, []uint64) {
 	}
 }
 
+// MoveProber is a MoveCounter that tells whether a position has a move for
+// much less than counting its moves costs (quixo over its classes, where
+// a move's class needs a canonical form and having one is a test of bits).
+// The parallel engine then classifies with ProbeMoves alone and counts an
+// unresolved position's moves (NumMoves) only when one of them first
+// reaches a win: the positions that a loss makes wins before that, half
+// of quixo 4x4's, are never counted.
+type MoveProber interface {
+	MoveCounter
+	// ProbeMoves returns Classify(s) and, for an Inner s, whether it has
+	// a move: NumMoves(s) > 0.
+	ProbeMoves(s uint64) (Kind, bool)
+}
+
+// moveProberSource is a game that probes and counts through another (a
+// Compact through the game of its classes): moveProber returns nil
+// functions when that one cannot.
+type moveProberSource interface {
+	moveProber() (probe func(s uint64) (Kind, bool), count func(s uint64) uint64)
+}
+
+// MoveProberOf returns g's ProbeMoves and NumMoves where g is a MoveProber,
+// or passes one on, and ok false otherwise.
+func MoveProberOf(g Game) (probe func(s uint64) (Kind, bool), count func(s uint64) uint64, ok bool) {
+	if ps, is := g.(moveProberSource); is {
+		probe, count = ps.moveProber()
+		return probe, count, probe != nil
+	}
+	if mp, is := g.(MoveProber); is {
+		return mp.ProbeMoves, mp.NumMoves, true
+	}
+	return nil, nil, false
+}
+
 // UnmoveCounter is a Game that can count a position's un-moves without
 // listing them: NumUnmoves(t) must equal len(Unmoves(t, nil)). The parallel
 // engine's pull levels use it to count the edges they would have walked

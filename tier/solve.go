@@ -300,16 +300,23 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 	// A tier the game lists in parts is classified (or, without moves
 	// inside, solved) in that order.
 	var eg engine.ExitGame = v
+	parted := false
 	if to, ok := s.g.(implicit.TierOrderer); ok && to.TierParts(k) > 0 {
-		eg = &partedView{view: v, to: to, k: k}
+		eg, parted = &partedView{view: v, to: to, k: k}, true
 	} else if s.sym != nil {
 		eg = symmetricView{v}
+	}
+	// A tier without exits whose game probes for moves is solved as a
+	// game without them, its counts taken lazily (implicit.MoveProber).
+	var game implicit.Game = eg
+	if pv, ok := v.probed(); ok && !parted {
+		game = pv
 	}
 	var r *engine.Result
 	if t.NoMovesInside {
 		r, err = engine.OnePass(ctx, eg, opt)
 	} else {
-		r, err = engine.Parallel(ctx, eg, opt)
+		r, err = engine.Parallel(ctx, game, opt)
 	}
 	if err != nil {
 		return false, err

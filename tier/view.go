@@ -116,6 +116,53 @@ func (v *view) Moves(i uint64, dst []uint64) []uint64 {
 	return v.inside(v.list(v.pos(i), dst, false), start, implicit.SortedSet)
 }
 
+// probedView is a tier without children (view.counter) whose game probes
+// its positions for a move (ProbeMoves, as quixo and teeko do): the
+// engine solves it as a game without exits, an implicit.MoveProber, and
+// counts a position's moves only when one of them first reaches a win.
+// Teeko's last tier, three quarters of its positions: 12% less time.
+type probedView struct {
+	v     *view
+	probe interface {
+		ProbeMoves(s uint64) (implicit.Kind, bool)
+	}
+}
+
+// probed returns v as a probedView, and false where v has children or its
+// game does not probe (or counts its moves only into a scratch buffer).
+func (v *view) probed() (probedView, bool) {
+	p, ok := v.g.(interface {
+		ProbeMoves(s uint64) (implicit.Kind, bool)
+	})
+	_, counts := v.g.(implicit.MoveCounter)
+	if !ok || v.counter == nil || v.sym == nil && !counts {
+		return probedView{}, false
+	}
+	return probedView{v: v, probe: p}, true
+}
+
+func (p probedView) Size() uint64                    { return p.v.Size() }
+func (p probedView) MaxMoves() uint64                { return p.v.MaxMoves() }
+func (p probedView) Classify(i uint64) implicit.Kind { return p.v.Classify(i) }
+func (p probedView) Moves(i uint64, dst []uint64) []uint64 {
+	return p.v.Moves(i, dst)
+}
+func (p probedView) Unmoves(i uint64, dst []uint64) []uint64 {
+	return p.v.Unmoves(i, dst)
+}
+
+// NumMoves counts the moves of entry i (the classes they reach, for a
+// symmetric game) as the tier's classification would (view.counter).
+func (p probedView) NumMoves(i uint64) uint64 {
+	_, n, _ := p.v.counter(p.v.pos(i), nil)
+	return n
+}
+
+// ProbeMoves returns the kind of entry i and whether it has a move.
+func (p probedView) ProbeMoves(i uint64) (implicit.Kind, bool) {
+	return p.probe.ProbeMoves(p.v.pos(i))
+}
+
 // symmetricView is the view of a symmetric game's tier, whose entries are
 // classes: one that several of a position's moves reach is a repeat.
 type symmetricView struct{ *view }

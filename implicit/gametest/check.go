@@ -93,6 +93,15 @@ func (c *checker) position(s uint64) error {
 			return fmt.Errorf("gametest: ClassifyMoves(%d) = %v, %v appended, but it is %v with moves %v", s, k, moves[1:], kind, want)
 		}
 	}
+	if probe, count, ok := implicit.MoveProberOf(g); ok {
+		k, has := probe(s)
+		if want := kind == implicit.Inner && len(c.a) > 0; k != kind || has != want {
+			return fmt.Errorf("gametest: the probe of %d says %v with a move %v, but it is %v with %d moves", s, k, has, kind, len(c.a))
+		}
+		if kind == implicit.Inner && count(s) != uint64(len(c.a)) {
+			return fmt.Errorf("gametest: the probe's count of %d is %d, but it has %d moves", s, count(s), len(c.a))
+		}
+	}
 	if kind == implicit.Illegal {
 		return nil
 	}

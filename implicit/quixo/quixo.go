@@ -62,6 +62,7 @@ type Game struct {
 	hintShift uint
 	// classes, for n <= 4, number the classes without a ClassSet.
 	classes *classTables
+	border  uint32 // the border cells, which moves take
 }
 
 // segment is the boards with x X's and o O's: perX boards for each set of
@@ -158,6 +159,7 @@ func NewFrom(n, minCubes int) (*Game, error) {
 					m.seg |= bit(rr, cc)
 				}
 				g.moves = append(g.moves, m)
+				g.border |= m.v
 			}
 		}
 	}
@@ -504,6 +506,19 @@ func (g *Game) canonicalKey(x, o uint32) uint64 {
 		}
 	}
 	return best
+}
+
+// ProbeMoves returns Classify(s) and, for an Inner s, whether the player
+// to move has a move: a border cell that is not the opponent's (Compact
+// passes it on as implicit.MoveProberOf's probe).
+func (g *Game) ProbeMoves(s uint64) (implicit.Kind, bool) {
+	x, o, turn := g.Board(s)
+	k := g.classify(x, o, turn)
+	them := o
+	if turn == 1 {
+		them = x
+	}
+	return k, k == implicit.Inner && g.border&^them != 0
 }
 
 // ClassifyClasses returns the kind of s and, if it is Inner, the number of

@@ -300,6 +300,31 @@ func (g Game) ClassifyClasses(s uint64) (implicit.Kind, uint64) {
 	return implicit.Inner, uint64(len(implicit.Distinct(keys)))
 }
 
+// ProbeMoves returns Classify(s) and, for an Inner s, whether the player
+// to move has a move: an empty cell in the drop phase, a piece beside one
+// after it (Compact passes it on as implicit.MoveProberOf's probe).
+func (g Game) ProbeMoves(s uint64) (implicit.Kind, bool) {
+	x, o, turn := g.Position(s)
+	k := g.classify(x, o)
+	if k != implicit.Inner {
+		return k, false
+	}
+	me := x
+	if turn == 1 {
+		me = o
+	}
+	empty := full &^ (x | o)
+	if bits.OnesCount32(x|o) < 8 {
+		return k, empty != 0
+	}
+	for p := me; p != 0; p &= p - 1 {
+		if g.nbr[bits.TrailingZeros32(p)]&empty != 0 {
+			return k, true
+		}
+	}
+	return k, false
+}
+
 // moveList appends, for each move of s, what index returns of the position
 // it reaches.
 func (g Game) moveList(s uint64, index func(x, o uint32, turn uint64) uint64, dst []uint64) []uint64 {
