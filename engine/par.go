@@ -299,12 +299,12 @@ func (s *parSolver) classify(ctx context.Context) error {
 	if eg, ok := s.g.(ExitGame); ok {
 		return s.classifyExits(ctx, eg, chunk)
 	}
-	classify := implicit.ClassifierOf(s.g)
-	set := storer(s.lanes)
-	tallies := make([]tally, s.workers)
 	if s.probe != nil {
 		return s.classifyProbed(ctx, chunk)
 	}
+	classify := implicit.ClassifierOf(s.g)
+	set := storer(s.lanes)
+	tallies := make([]tally, s.workers)
 	err := parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
 		t := &tallies[w]

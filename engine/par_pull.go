@@ -161,12 +161,8 @@ func (s *parSolver) samplePull() (perIndex, perMove float64) {
 	moves, _ := implicit.MovesWithRepeatsOf(s.g) // as pullLevel lists them
 	var hits uint64
 	perIndex, perMove = sampleRuns(s.n, 16, func(i uint64) uint64 {
-		l := s.lanes.Get(i)
-		if l>>s.codeShift != 0 {
+		if s.lanes.Get(i)>>s.codeShift != 0 {
 			return 0
-		}
-		if s.count != nil && l == s.payloadMask {
-			hits += s.count(i) // as pullLevel counts a lazy lane's moves
 		}
 		b.buf = moves(i, b.buf[:0])
 		for _, m := range b.buf {
