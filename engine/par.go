@@ -323,7 +323,8 @@ func (s *parSolver) classify(ctx context.Context) error {
 
 // classifyProbed is classify for a MoveProber: an unresolved position's
 // lane holds the lazy marker (the payload mask) instead of its count, and
-// the census's moves are estimated (sampledCount).
+// the census counts no moves for it: only the choice of pulling reads
+// them, which a lazy solve never makes (parSolver.pull).
 func (s *parSolver) classifyProbed(ctx context.Context, chunk uint64) error {
 	set := storer(s.lanes)
 	tallies := make([]tally, s.workers)
@@ -336,28 +337,12 @@ func (s *parSolver) classifyProbed(ctx context.Context, chunk uint64) error {
 				continue
 			}
 			set(i, s.payloadMask)
-			t.add(Draw, s.sampledCount(i))
+			t.add(Draw, 0)
 		}
 		s.prog.Advance(hi - lo)
 		return nil
 	})
 	return s.tallied(tallies, err)
-}
-
-// lazySample is the stride of the indices whose moves are counted for the
-// census where the lanes hold the lazy marker (sampledCount).
-const lazySample = 64
-
-// sampledCount is what an unresolved position whose lane holds the lazy
-// marker adds to the census's moves, which only the choice of pushing or
-// pulling reads: lazySample times its count where its index is a multiple
-// of lazySample, nothing elsewhere (a sixty-fourth of the counts, for an
-// estimate within a few percent).
-func (s *parSolver) sampledCount(i uint64) uint64 {
-	if i%lazySample != 0 {
-		return 0
-	}
-	return lazySample * s.count(i)
 }
 
 // uncount puts the count of p's moves in its lane in place of the lazy

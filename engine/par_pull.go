@@ -219,9 +219,7 @@ func (s *parSolver) census(ctx context.Context) (unresolved, moves, illegal uint
 			switch l := s.lanes.Get(i); l >> code {
 			case 0:
 				t.u++
-				if s.count != nil && l == mask {
-					t.m += s.sampledCount(i) // the lazy marker
-				} else {
+				if s.count == nil || l != mask { // the lazy marker counts no moves
 					t.m += l & mask
 				}
 			case uint64(Illegal):

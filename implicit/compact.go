@@ -298,7 +298,7 @@ func (c *Compact) classifier() func(i uint64, buf []uint64) (Kind, uint64, []uin
 // counts its moves as classifier does (ClassifyClasses), where the game
 // has both (MoveProberOf).
 func (c *Compact) moveProber() (probe func(i uint64) (Kind, bool), count func(i uint64) uint64) {
-	p, ok := c.S.(interface{ ProbeMoves(s uint64) (Kind, bool) })
+	p, ok := c.S.(Prober)
 	cc, ok2 := c.S.(ClassCounter)
 	if !ok || !ok2 {
 		return nil, nil

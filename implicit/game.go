@@ -95,6 +95,13 @@ func MoveCounterOf(g Game) func(s uint64, buf []uint64) (uint64, []uint64) {
 // of quixo 4x4's, are never counted.
 type MoveProber interface {
 	MoveCounter
+	Prober
+}
+
+// Prober is what a MoveProber adds to a MoveCounter, and what a game over
+// whose positions another numbers its classes (Compact, a tier's view)
+// offers for that one to probe them.
+type Prober interface {
 	// ProbeMoves returns Classify(s) and, for an Inner s, whether it has
 	// a move: NumMoves(s) > 0.
 	ProbeMoves(s uint64) (Kind, bool)

@@ -123,17 +123,13 @@ func (v *view) Moves(i uint64, dst []uint64) []uint64 {
 // Teeko's last tier, three quarters of its positions: 12% less time.
 type probedView struct {
 	v     *view
-	probe interface {
-		ProbeMoves(s uint64) (implicit.Kind, bool)
-	}
+	probe implicit.Prober
 }
 
 // probed returns v as a probedView, and false where v has children or its
 // game does not probe (or counts its moves only into a scratch buffer).
 func (v *view) probed() (probedView, bool) {
-	p, ok := v.g.(interface {
-		ProbeMoves(s uint64) (implicit.Kind, bool)
-	})
+	p, ok := v.g.(implicit.Prober)
 	_, counts := v.g.(implicit.MoveCounter)
 	if !ok || v.counter == nil || v.sym == nil && !counts {
 		return probedView{}, false
