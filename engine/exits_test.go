@@ -6,6 +6,9 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/graph"
 )
 
 // TestScanChunks checks exitEvents.scan against a plain reading of every
@@ -69,6 +72,63 @@ func TestScanChunks(t *testing.T) {
 		}
 		if ev.chunkLevels == nil {
 			t.Fatalf("width %d: no chunk masks made", width)
+		}
+	}
+}
+
+// drawExits is exitGraph with another fifth of its vertices' exits
+// reaching a draw; with bounded, the count of a vertex whose exits make it
+// never a loss (a loss or a draw reached) is the game's MaxMoves, as a
+// tier's solve gives it without counting (implicit.TierExitClassifier).
+type drawExits struct {
+	exitGraph
+	bounded bool
+}
+
+func (g drawExits) ClassifyExits(s uint64, buf []uint64) (implicit.Kind, uint64, Exit, []uint64) {
+	kind, k, exit, buf := g.exitGraph.ClassifyExits(s, buf)
+	if kind != implicit.Inner {
+		return kind, k, exit, buf
+	}
+	if s%5 == 4 {
+		exit = Exit{Kind: ExitToDraw}
+	}
+	if g.bounded && (exit.Kind == ExitToLoss || exit.Kind == ExitToDraw) {
+		k = g.MaxMoves()
+	}
+	return kind, k, exit, buf
+}
+
+// A count that only bounds the moves of a position its exits make never
+// a loss (ExitGame.ClassifyExits) solves each random graph as the exact
+// counts do, in every direction, blocked or not: the same values and
+// depths, and where the direction is forced the same edges walked back.
+func TestBoundedExitCounts(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(20) {
+		g := graph.Random(3000+seed*100, 7000, seed)
+		exact, bounded := drawExits{exitGraph: exitGraph{Graph: g}}, drawExits{exitGraph{Graph: g}, true}
+		for _, opt := range []Options{
+			{Workers: 1}, {Workers: 3},
+			{Workers: 3, Direction: PushOnly}, {Workers: 1, Direction: PullOnly}, {Workers: 3, Direction: PullOnly},
+			{Workers: 3, Direction: Alternate}, {Workers: 3, Direction: Alternate, BlockBytes: 1},
+		} {
+			want, err := Parallel(ctx, exact, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Parallel(ctx, bounded, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i, differ := Diff(want, got); differ {
+				t.Fatalf("graph %d, %d workers, %v, blocks of %d bytes: index %d is %v %d with bounded counts, %v %d with exact ones",
+					seed, opt.Workers, opt.Direction, opt.BlockBytes, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
+			}
+			if opt.Direction != Auto && got.Edges() != want.Edges() {
+				t.Fatalf("graph %d, %d workers, %v, blocks of %d bytes: %d edges walked back with bounded counts, %d with exact ones",
+					seed, opt.Workers, opt.Direction, opt.BlockBytes, got.Edges(), want.Edges())
+			}
 		}
 	}
 }

@@ -44,8 +44,12 @@ type Exit struct {
 type ExitGame interface {
 	implicit.Game
 	// ClassifyExits returns Classify(s) and, for an Inner s, the number of
-	// its moves inside the game and what its exits decide. buf is scratch
-	// space for moves, returned (perhaps grown) for the next call.
+	// its moves inside the game and what its exits decide. Where they
+	// decide that s is never a loss (ExitToLoss, ExitToDraw), its count is
+	// never read down to zero, and any number from the count up to
+	// MaxMoves() may stand for it (spared counting), unless the game has
+	// no moves inside (OnePass). buf is scratch space for moves, returned
+	// (perhaps grown) for the next call.
 	ClassifyExits(s uint64, buf []uint64) (implicit.Kind, uint64, Exit, []uint64)
 	// MaxExitDepth bounds the Depth of every Exit.
 	MaxExitDepth() uint64

@@ -67,6 +67,24 @@ type ClassNumberer interface {
 	ClassesBelow(s uint64) uint64
 }
 
+// TierExitClassifier is a ClassNumberer that does ClassifyTierClasses in
+// two steps: the exits (a position's moves into other tiers) first, the
+// count of the classes inside its tier apart. A tier's solve then counts
+// only where the exits leave a position's value open: where one reaches
+// a loss, or a draw, the position is never a loss and its count is never
+// read down to zero (engine.ExitGame).
+type TierExitClassifier interface {
+	ClassNumberer
+	// ClassifyTierExits returns Classify(s) and, for an Inner s, appends
+	// to dst the class numbers of its moves into other tiers, as
+	// ClassifyTierClasses appends them.
+	ClassifyTierExits(s uint64, dst []uint64) (Kind, []uint64)
+	// CountTierClasses returns, for an Inner s, the number of distinct
+	// classes its moves reach in its own tier: ClassifyTierClasses's
+	// count.
+	CountTierClasses(s uint64) uint64
+}
+
 // ClassNumbererOf returns g as a ClassNumberer if it is one that numbers
 // its classes, and nil otherwise.
 func ClassNumbererOf(g Game) ClassNumberer {

@@ -363,6 +363,9 @@ func (s *solver) newView(k int) (*view, error) {
 		v.classes = implicit.NewClassSetRange(s.sym, t.Start, t.End)
 		if v.cu = implicit.ClassNumbererOf(s.sym); v.cu != nil && v.tu != nil {
 			v.first, v.last = v.cu.ClassesBelow(t.Start), v.cu.ClassesBelow(t.End)
+			if ce, ok := v.cu.(implicit.TierExitClassifier); ok && !t.NoMovesInside {
+				v.ce = ce
+			}
 		} else {
 			v.cu = nil
 		}

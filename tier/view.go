@@ -22,7 +22,11 @@ type view struct {
 	// class numbers, the tier's classes being [first, last).
 	cu          implicit.ClassNumberer
 	first, last uint64
-	tm          implicit.TierMover // g, if it counts the moves inside a tier apart and is not symmetric; otherwise nil
+	// ce is cu, if it lists a position's exits apart from counting its
+	// classes inside the tier, and the tier has moves inside (a count
+	// that only bounds the moves would fail OnePass); otherwise nil.
+	ce implicit.TierExitClassifier
+	tm implicit.TierMover // g, if it counts the moves inside a tier apart and is not symmetric; otherwise nil
 	// counter, for a tier without children, classifies a position and
 	// counts its moves (its classes' for a symmetric game) without
 	// numbering them: there are no exits to look up.
@@ -221,6 +225,17 @@ func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, eng
 			return kind, 0, engine.Exit{}, buf
 		}
 		return kind, n, v.exit(p, buf), buf
+	}
+	if v.ce != nil {
+		kind, buf := v.ce.ClassifyTierExits(p, buf[:0])
+		if kind != implicit.Inner {
+			return kind, 0, engine.Exit{}, buf
+		}
+		exit := v.exit(p, implicit.Distinct(buf))
+		if exit.Kind == engine.ExitToLoss || exit.Kind == engine.ExitToDraw {
+			return kind, v.maxMoves, exit, buf // never a loss: no count needed
+		}
+		return kind, v.ce.CountTierClasses(p), exit, buf
 	}
 	if v.cu != nil {
 		kind, n, buf := v.cu.ClassifyTierClasses(p, buf[:0])

@@ -138,6 +138,16 @@ func checkTierClasses(cn implicit.ClassNumberer, tiers []implicit.Tier, k int, s
 	if kind != cn.Classify(s) || n != want || !slices.Equal(sorted(got), sorted(exits)) {
 		return fmt.Errorf("gametest: ClassifyTierClasses(%d) = %v, %d, %v; want %v, %d classes inside, exits %v", s, kind, n, got, cn.Classify(s), want, exits)
 	}
+	// The same in two steps: the exits, then the count.
+	if ce, ok := cn.(implicit.TierExitClassifier); ok {
+		kind, got := ce.ClassifyTierExits(s, nil)
+		if kind != cn.Classify(s) || !slices.Equal(sorted(got), sorted(exits)) {
+			return fmt.Errorf("gametest: ClassifyTierExits(%d) = %v, %v; want %v, exits %v", s, kind, got, cn.Classify(s), exits)
+		}
+		if n := ce.CountTierClasses(s); kind == implicit.Inner && n != want {
+			return fmt.Errorf("gametest: CountTierClasses(%d) = %d; want %d classes inside", s, n, want)
+		}
+	}
 	return nil
 }
 

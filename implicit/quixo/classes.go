@@ -185,8 +185,36 @@ func (g *Game) ClassifyTierClasses(s uint64, dst []uint64) (implicit.Kind, uint6
 	if turn == 1 {
 		x, o = o, x
 	}
-	n, dst := g.moveClasses(x, o, true, dst)
+	n, dst := g.moveClasses(x, o, tierBoth, dst)
 	return implicit.Inner, n, dst
+}
+
+// ClassifyTierExits returns the kind of s and, for an Inner s, appends
+// the class numbers of its moves into other tiers, as
+// ClassifyTierClasses does, without counting the others
+// (implicit.TierExitClassifier).
+func (g *Game) ClassifyTierExits(s uint64, dst []uint64) (implicit.Kind, []uint64) {
+	x, o, turn := g.Board(s)
+	if k := g.classify(x, o, turn); k != implicit.Inner {
+		return k, dst
+	}
+	if turn == 1 {
+		x, o = o, x
+	}
+	_, dst = g.moveClasses(x, o, tierExits, dst)
+	return implicit.Inner, dst
+}
+
+// CountTierClasses returns the number of distinct classes of its own
+// tier that the moves of s, an Inner position, reach: ClassifyTierClasses's
+// count (implicit.TierExitClassifier).
+func (g *Game) CountTierClasses(s uint64) uint64 {
+	x, o, turn := g.Board(s)
+	if turn == 1 {
+		x, o = o, x
+	}
+	n, _ := g.moveClasses(x, o, tierInside, nil)
+	return n
 }
 
 // ClassUnmoves appends the class numbers of CanonicalUnmoves(t), or with

@@ -534,24 +534,40 @@ func (g *Game) ClassifyClasses(s uint64) (implicit.Kind, uint64) {
 	if turn == 1 {
 		me, them = o, x
 	}
-	n, _ := g.moveClasses(me, them, false, nil)
+	n, _ := g.moveClasses(me, them, everyMove, nil)
 	return implicit.Inner, n
 }
 
+// What moveClasses looks at of a board's moves: every one (a game not
+// solved by tiers), or of a tier's, those inside it, those out of it, or
+// both.
+type classListing uint8
+
+const (
+	everyMove  classListing = iota // counted
+	tierBoth                       // those inside counted, the others numbered
+	tierExits                      // those out of the tier numbered
+	tierInside                     // those inside counted
+)
+
 // moveClasses returns the number of distinct classes that the moves of
-// the player on me reach, counted on their representatives' masks; with
-// tiered, of those in the board's tier only (a move that takes one of the
-// mover's cubes), the class numbers of the others appended to exits.
-func (g *Game) moveClasses(me, them uint32, tiered bool, exits []uint64) (uint64, []uint64) {
+// the player on me reach, counted on their representatives' masks; in a
+// tier (how), of those in the board's tier only (a move that takes one of
+// the mover's cubes), the class numbers of the others appended to exits.
+func (g *Game) moveClasses(me, them uint32, how classListing, exits []uint64) (uint64, []uint64) {
 	var buf [4 * (3*MaxN - 4)]uint64
 	keys := buf[:0]
 	for _, m := range g.moves {
 		if them&m.v != 0 {
 			continue
 		}
+		exit := how != everyMove && me&m.v == 0
+		if exit && how == tierInside || !exit && how == tierExits {
+			continue
+		}
 		nm, nt := m.play(me, them)
 		key := g.canonicalKey(nt, nm)
-		if tiered && me&m.v == 0 {
+		if exit {
 			exits = append(exits, g.class(uint32(key>>32), uint32(key)))
 			continue
 		}
