@@ -47,6 +47,9 @@
 //	CanonicalMarker  quixo                NewClassSet (Compact, tier)    IsCanonical of each index (slower)
 //	ClassNumberer    quixo (up to 4 x 4)  Compact, tier                  each move's and un-move's class is
 //	                                                                     ranked in a ClassSet (slower)
+//	TierExitClassifier                                                   every position's classes inside its
+//	                 quixo (up to 4 x 4)  tier                           tier are counted, also those its
+//	                                                                     exits make never a loss
 //	ClassCounter     quixo, teeko         Compact's and Reduced's        the classes' moves are listed and
 //	                                      classify, tier                 ranked to be counted (slower start)
 //	PositionCounter  dobutsu, morris;     -stats, ReachableClasses,      counts are of indices, not of
