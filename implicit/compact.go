@@ -355,8 +355,7 @@ func (c *Compact) MovesWithRepeats(i uint64, dst []uint64) []uint64 {
 func (c *Compact) Unmoves(i uint64, dst []uint64) []uint64 {
 	start := len(dst)
 	if c.cu != nil {
-		dst = c.cu.ClassUnmoves(c.Position(i), false, dst)
-		return append(dst[:start], Distinct(dst[start:])...)
+		return c.cu.ClassUnmoves(c.Position(i), false, dst)
 	}
 	if c.cm != nil {
 		return c.canonicalRanks(c.cm.CanonicalUnmoves(c.Position(i), dst), start, Distinct)

@@ -47,9 +47,10 @@ type ClassNumberer interface {
 	// ClassMoves appends the class numbers of CanonicalMoves(s), in the
 	// same order.
 	ClassMoves(s uint64, dst []uint64) []uint64
-	// ClassUnmoves appends the class numbers of CanonicalUnmoves(t), in
-	// the same order, or with within those of the un-moves that a
-	// TierUnmover lists (TierUnmoves(t, true, dst)).
+	// ClassUnmoves appends the distinct class numbers of
+	// CanonicalUnmoves(t), in no particular order, or with within those
+	// of the un-moves that a TierUnmover lists (TierUnmoves(t, true,
+	// dst)): what Compact's and a tier's Unmoves list, a class once.
 	ClassUnmoves(t uint64, within bool, dst []uint64) []uint64
 	// CountClassUnmoves returns the number of distinct classes among
 	// ClassUnmoves(t, within), counted without numbering them, with buf

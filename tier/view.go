@@ -197,7 +197,7 @@ func (v *view) Unmoves(i uint64, dst []uint64) []uint64 {
 		for j := start; j < len(dst); j++ {
 			dst[j] -= v.first
 		}
-		return append(dst[:start], implicit.Distinct(dst[start:])...)
+		return dst
 	}
 	dst = v.list(v.pos(i), dst, true)
 	if v.tu != nil && v.sym == nil {

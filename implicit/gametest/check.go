@@ -266,16 +266,17 @@ func checkClassNumbers(cu implicit.ClassNumberer, s uint64) error {
 	if got, want := cu.ClassMoves(s, nil), numbers(cu.CanonicalMoves(s, nil)); !slices.Equal(got, want) {
 		return fmt.Errorf("gametest: ClassMoves(%d) = %v, the classes of CanonicalMoves are %v", s, got, want)
 	}
-	if got, want := cu.ClassUnmoves(s, false, nil), numbers(cu.CanonicalUnmoves(s, nil)); !slices.Equal(got, want) {
+	// ClassUnmoves lists each class once, in any order.
+	if got, want := cu.ClassUnmoves(s, false, nil), implicit.SortedSet(numbers(cu.CanonicalUnmoves(s, nil))); !slices.Equal(sorted(got), want) {
 		return fmt.Errorf("gametest: ClassUnmoves(%d) = %v, the classes of CanonicalUnmoves are %v", s, got, want)
 	}
 	if tu, ok := cu.(implicit.TierUnmover); ok {
-		if got, want := cu.ClassUnmoves(s, true, nil), numbers(tu.TierUnmoves(s, true, nil)); !slices.Equal(got, want) {
+		if got, want := cu.ClassUnmoves(s, true, nil), implicit.SortedSet(numbers(tu.TierUnmoves(s, true, nil))); !slices.Equal(sorted(got), want) {
 			return fmt.Errorf("gametest: ClassUnmoves(%d, within) = %v, the classes of TierUnmoves are %v", s, got, want)
 		}
 	}
 	for _, within := range []bool{false, true} {
-		want := len(implicit.Distinct(cu.ClassUnmoves(s, within, nil)))
+		want := len(cu.ClassUnmoves(s, within, nil))
 		if got, _ := cu.CountClassUnmoves(s, within, nil); got != uint64(want) {
 			return fmt.Errorf("gametest: CountClassUnmoves(%d, %v) = %d, ClassUnmoves lists %d classes", s, within, got, want)
 		}
