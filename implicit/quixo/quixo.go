@@ -401,13 +401,13 @@ func (g *Game) TierUnmoves(t uint64, canonical bool, dst []uint64) []uint64 {
 const (
 	indices         = iota // the boards' indices (Unmoves)
 	representatives        // their representatives' indices (CanonicalUnmoves)
-	classNumbers           // their classes' numbers (ClassUnmoves)
-	classKeys              // their representatives' masks, X<<32 | O (CountClassUnmoves)
+	classNumbers           // their classes' numbers (ClassMoves)
+	classKeys              // their representatives' masks, X<<32 | O (ClassUnmoves, CountClassUnmoves)
 )
 
-// unmoveList is Unmoves, CanonicalUnmoves or ClassUnmoves, or the keys
-// CountClassUnmoves counts, as form says; with within, only the un-moves
-// that keep the cubes on the board.
+// unmoveList is Unmoves or CanonicalUnmoves, or the keys that ClassUnmoves
+// numbers and CountClassUnmoves counts, as form says; with within, only
+// the un-moves that keep the cubes on the board.
 func (g *Game) unmoveList(t uint64, dst []uint64, form int, within bool) []uint64 {
 	x, o, turn := g.Board(t)
 	prev := turn ^ 1 // the player who just moved
@@ -434,12 +434,9 @@ func (g *Game) unmoveList(t uint64, dst []uint64, form int, within bool) []uint6
 				if g.classify(pm2, po, 0) != implicit.Inner {
 					continue
 				}
-				switch form {
-				case classNumbers:
-					dst = append(dst, g.classOf(pm2, po))
-				case classKeys:
+				if form == classKeys {
 					dst = append(dst, g.canonicalKey(pm2, po))
-				default:
+				} else {
 					dst = append(dst, g.canonical(pm2, po))
 				}
 				continue
