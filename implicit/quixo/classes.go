@@ -178,14 +178,11 @@ func (g *Game) ClassMoves(s uint64, dst []uint64) []uint64 {
 // of its moves into the next tiers (an empty cell taken) appended to dst
 // (implicit.ClassNumberer).
 func (g *Game) ClassifyTierClasses(s uint64, dst []uint64) (implicit.Kind, uint64, []uint64) {
-	x, o, turn := g.Board(s)
-	if k := g.classify(x, o, turn); k != implicit.Inner {
+	k, me, them := g.classifySides(s)
+	if k != implicit.Inner {
 		return k, 0, dst
 	}
-	if turn == 1 {
-		x, o = o, x
-	}
-	n, dst := g.moveClasses(x, o, tierBoth, dst)
+	n, dst := g.moveClasses(me, them, tierBoth, dst)
 	return implicit.Inner, n, dst
 }
 
@@ -194,14 +191,11 @@ func (g *Game) ClassifyTierClasses(s uint64, dst []uint64) (implicit.Kind, uint6
 // ClassifyTierClasses does, without counting the others
 // (implicit.TierExitClassifier).
 func (g *Game) ClassifyTierExits(s uint64, dst []uint64) (implicit.Kind, []uint64) {
-	x, o, turn := g.Board(s)
-	if k := g.classify(x, o, turn); k != implicit.Inner {
+	k, me, them := g.classifySides(s)
+	if k != implicit.Inner {
 		return k, dst
 	}
-	if turn == 1 {
-		x, o = o, x
-	}
-	_, dst = g.moveClasses(x, o, tierExits, dst)
+	_, dst = g.moveClasses(me, them, tierExits, dst)
 	return implicit.Inner, dst
 }
 

@@ -509,13 +509,19 @@ func (g *Game) canonicalKey(x, o uint32) uint64 {
 // to move has a move: a border cell that is not the opponent's (Compact
 // passes it on as implicit.MoveProberOf's probe).
 func (g *Game) ProbeMoves(s uint64) (implicit.Kind, bool) {
-	x, o, turn := g.Board(s)
-	k := g.classify(x, o, turn)
-	them := o
-	if turn == 1 {
-		them = x
-	}
+	k, _, them := g.classifySides(s)
 	return k, k == implicit.Inner && g.border&^them != 0
+}
+
+// classifySides returns the kind of s and its cubes: the player to move's,
+// then the other's.
+func (g *Game) classifySides(s uint64) (k implicit.Kind, me, them uint32) {
+	x, o, turn := g.Board(s)
+	k = g.classify(x, o, turn)
+	if turn == 1 {
+		x, o = o, x
+	}
+	return k, x, o
 }
 
 // ClassifyClasses returns the kind of s and, if it is Inner, the number of
@@ -523,13 +529,9 @@ func (g *Game) ProbeMoves(s uint64) (implicit.Kind, bool) {
 // masks without numbering them (implicit.ClassCounter): a solve over the
 // classes starts from these counts.
 func (g *Game) ClassifyClasses(s uint64) (implicit.Kind, uint64) {
-	x, o, turn := g.Board(s)
-	if k := g.classify(x, o, turn); k != implicit.Inner {
+	k, me, them := g.classifySides(s)
+	if k != implicit.Inner {
 		return k, 0
-	}
-	me, them := x, o
-	if turn == 1 {
-		me, them = o, x
 	}
 	n, _ := g.moveClasses(me, them, everyMove, nil)
 	return implicit.Inner, n
