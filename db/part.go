@@ -151,7 +151,7 @@ func (w *Writer) AddParts(src Source, n uint64, parts []*Part, read func(k int, 
 	if next != s.NumBlocks() {
 		return fmt.Errorf("db: the parts hold %d blocks of %d", next, s.NumBlocks())
 	}
-	return w.endSection(s, table, src.Directory)
+	return w.endSection(nil, s, table, src.Directory)
 }
 
 // countingWriter counts the bytes written through it.

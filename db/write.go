@@ -97,7 +97,7 @@ func Create(path, game string, args []string, input []byte, o Options) (*Writer,
 		return nil, err
 	}
 	if input != nil {
-		e, err := w.writeCompressed(input)
+		e, err := w.writeCompressed(nil, input)
 		if err != nil {
 			w.Abort()
 			return nil, err
@@ -160,14 +160,19 @@ func (w *Writer) write(b []byte) error {
 	return nil
 }
 
-// writeCompressed writes b compressed and returns where it lies.
-func (w *Writer) writeCompressed(b []byte) (Extent, error) {
-	enc, err := w.o.encoder(1)
-	if err != nil {
-		return Extent{}, err
+// writeCompressed writes b compressed and returns where it lies. It
+// compresses with enc, an encoder the caller holds, or with one of its own
+// if enc is nil: a second beside the caller's would take the memory of
+// one more worker (EncoderBytes), which -max-memory does not count.
+func (w *Writer) writeCompressed(enc encoder, b []byte) (Extent, error) {
+	if enc == nil {
+		var err error
+		if enc, err = w.o.encoder(1); err != nil {
+			return Extent{}, err
+		}
+		defer enc.close()
 	}
 	z, err := enc.encode(b, nil)
-	enc.close()
 	if err != nil {
 		return Extent{}, err
 	}
@@ -191,7 +196,7 @@ func (w *Writer) Add(ctx context.Context, src Source) error {
 	if err != nil {
 		return err
 	}
-	return w.endSection(s, table, src.Directory)
+	return w.endSection(enc, s, table, src.Directory)
 }
 
 // newSection returns the section that holds src's n values, without its
@@ -230,14 +235,15 @@ func newSection(o Options, src Source, n uint64) (Section, error) {
 }
 
 // endSection writes s's block table and directory (counts, for a game
-// stored by symmetry classes) and adds s to the header.
-func (w *Writer) endSection(s Section, table []byte, counts []uint32) error {
+// stored by symmetry classes), compressed with enc if it is not nil, and
+// adds s to the header.
+func (w *Writer) endSection(enc encoder, s Section, table []byte, counts []uint32) error {
 	s.Blocks = Extent{Offset: w.off, Length: uint64(len(table)), CRC: checksum(table)}
 	if err := w.write(table); err != nil {
 		return err
 	}
 	if counts != nil {
-		e, err := w.writeCompressed(encodeDirectory(counts))
+		e, err := w.writeCompressed(enc, encodeDirectory(counts))
 		if err != nil {
 			return err
 		}
