@@ -46,6 +46,9 @@ var (
 type markedGame struct {
 	*graph.Graph
 	kinds []implicit.Kind
+	// CountMoves, a field, hides the graph's method of that name
+	// (implicit.RangeCounter), which takes every vertex for inner.
+	CountMoves struct{}
 }
 
 func (g *markedGame) Classify(s uint64) implicit.Kind { return g.kinds[s] }
@@ -74,7 +77,7 @@ func randomMarkedGame(seed uint64) *markedGame {
 			src, dst = append(src, uint32(u)), append(dst, uint32(v))
 		}
 	}
-	return &markedGame{graph.FromEdges(n, src, dst), kinds}
+	return &markedGame{Graph: graph.FromEdges(n, src, dst), kinds: kinds}
 }
 
 func checkAgainstOracle(t *testing.T, g implicit.Game, r *engine.Result, label string) {
@@ -134,6 +137,33 @@ func TestParallelMatchesOracle(t *testing.T) {
 	for seed := range uint64(300) {
 		g := randomMarkedGame(seed + 10000)
 		checkAgainstOracle(t, g, par(t, g, 3), fmt.Sprintf("marked game seed %d", seed+10000))
+	}
+}
+
+// TestRangeCountWidths solves graphs whose classification reads their
+// counts a run at a time (implicit.RangeCounter: 4096 a run, so these
+// graphs take several runs and a short last one) into lanes of 16 and 32
+// bits (one vertex with 5,000 or 20,000 moves, repeats among them), and
+// compares them with the sequential engine, which counts each vertex's
+// moves apart.
+func TestRangeCountWidths(t *testing.T) {
+	for _, hub := range []uint32{5000, 20000} {
+		r := rand.New(rand.NewPCG(uint64(hub), 3))
+		n := uint32(3*4096 + 17)
+		var src, dst []uint32
+		for range 2 * n {
+			src, dst = append(src, r.Uint32N(n)), append(dst, r.Uint32N(n))
+		}
+		for range hub {
+			src, dst = append(src, 4100), append(dst, r.Uint32N(n))
+		}
+		g := graph.FromEdges(uint64(n), src, dst)
+		if _, ok := implicit.Game(g).(implicit.RangeCounter); !ok {
+			t.Fatal("a graph is no RangeCounter: this test checks nothing")
+		}
+		if err := enginetest.CrossCheck(ctx, g, 1, 3); err != nil {
+			t.Fatalf("a vertex of %d moves: %v", hub, err)
+		}
 	}
 }
 

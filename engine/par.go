@@ -302,6 +302,9 @@ func (s *parSolver) classify(ctx context.Context) error {
 	if s.probe != nil {
 		return s.classifyProbed(ctx, chunk)
 	}
+	if rc, ok := s.g.(implicit.RangeCounter); ok {
+		return s.classifyRanges(ctx, rc, chunk)
+	}
 	classify := implicit.ClassifierOf(s.g)
 	set := storer(s.lanes)
 	tallies := make([]tally, s.workers)
@@ -319,6 +322,71 @@ func (s *parSolver) classify(ctx context.Context) error {
 		return nil
 	})
 	return s.tallied(tallies, err)
+}
+
+// rangeRun is the number of counts a RangeCounter gives at a time: 16 KiB
+// on the worker's stack.
+const rangeRun = 4096
+
+// classifyRanges is classify for a RangeCounter, every position inner:
+// the counts come a run at a time and go straight into the lanes, and a
+// position without a move is a loss at depth 0, of the first frontier.
+func (s *parSolver) classifyRanges(ctx context.Context, rc implicit.RangeCounter, chunk uint64) error {
+	tallies := make([]tally, s.workers)
+	err := parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
+		var counts [rangeRun]uint32
+		t := &tallies[w]
+		for at := lo; at < hi; at += rangeRun {
+			run := counts[:min(rangeRun, hi-at)]
+			rc.CountMoves(at, run)
+			var u, m uint64
+			if l, ok := s.lanes.Lanes16(); ok {
+				u, m = storeCounts(l[at:], run, s.codeShift)
+			} else if l, ok := s.lanes.Lanes32(); ok {
+				u, m = storeCounts(l[at:], run, s.codeShift)
+			} else { // lanes the machine cannot address one by one
+				set := storer(s.lanes)
+				for j, k := range run {
+					if k == 0 {
+						set(at+uint64(j), uint64(Loss)<<s.codeShift)
+					} else {
+						set(at+uint64(j), uint64(k))
+						u, m = u+1, m+uint64(k)
+					}
+				}
+			}
+			t.u, t.m = t.u+u, t.m+m
+			if u < uint64(len(run)) {
+				for j, k := range run {
+					if k == 0 {
+						s.cur.Emit(w, at+uint64(j))
+					}
+				}
+			}
+		}
+		s.prog.Advance(hi - lo)
+		return nil
+	})
+	return s.tallied(tallies, err)
+}
+
+// storeCounts stores the counts of a run of inner positions in lanes of
+// one width: a count as it is, none as a loss (code in the lane's top
+// bits, above shift). It returns the number of positions left unresolved
+// and their moves.
+func storeCounts[L uint16 | uint32](lanes []L, counts []uint32, shift uint) (unresolved, moves uint64) {
+	lanes = lanes[:len(counts)]
+	loss := L(Loss) << shift
+	for j, k := range counts {
+		if k == 0 {
+			lanes[j] = loss
+			continue
+		}
+		lanes[j] = L(k)
+		unresolved++
+		moves += uint64(k)
+	}
+	return unresolved, moves
 }
 
 // classifyProbed is classify for a MoveProber: an unresolved position's

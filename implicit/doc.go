@@ -28,6 +28,8 @@
 //	                 graph, pawns, police                                (slower start)
 //	ClassifyCounter  chess, dobutsu,      every engine's classify        two calls where one would do
 //	                 graph, pawns, police
+//	RangeCounter     graph                the parallel engine's          a call or two a position to count
+//	                                      classification                 its moves: 2.2 times the time
 //	MoveClassifier   chess                retro verify, query's          Classify, then Moves: each checked
 //	                                      WinDepths                      position decoded twice
 //	MoveProber       quixo, teeko         the parallel engine's classify every unresolved position's moves are

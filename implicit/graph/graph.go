@@ -38,6 +38,7 @@ type Graph struct {
 var (
 	_ implicit.Game            = (*Graph)(nil)
 	_ implicit.ClassifyCounter = (*Graph)(nil)
+	_ implicit.RangeCounter    = (*Graph)(nil)
 	_ implicit.UnmoveCounter   = (*Graph)(nil)
 )
 
@@ -178,9 +179,19 @@ func (g *Graph) NumMoves(s uint64) uint64 { return uint64(g.fwdOff[s+1] - g.fwdO
 
 // ClassifyCount returns Inner and s's out-degree in one call
 // (implicit.ClassifyCounter), for the classification pass. A type that
-// embeds a Graph and changes Classify must change ClassifyCount too.
+// embeds a Graph and changes Classify must change ClassifyCount too, and
+// hide CountMoves (which takes every vertex for inner).
 func (g *Graph) ClassifyCount(s uint64) (implicit.Kind, uint64) {
 	return implicit.Inner, g.NumMoves(s)
+}
+
+// CountMoves writes the out-degrees of the vertices from lo on to counts
+// (implicit.RangeCounter): the differences of consecutive offsets.
+func (g *Graph) CountMoves(lo uint64, counts []uint32) {
+	off := g.fwdOff[lo : lo+uint64(len(counts))+1]
+	for j := range counts {
+		counts[j] = off[j+1] - off[j]
+	}
 }
 
 // NumUnmoves returns the number of un-moves of t, its in-degree.
