@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -543,23 +544,16 @@ func TestLeanEngine(t *testing.T) {
 		}
 	}
 	// 40 x 40, in a child process (whose memory is its own): the parallel
-	// engine needs about 13 MiB, the lean one 5 (auto chooses lean for
-	// police anyway, and says so); with -db, whose writer takes 12 MiB more,
-	// the lean engine fits in 34M (the process itself takes 12) and the parallel one does not.
+	// engine needs about 13 MiB, the lean one 5, and the process itself
+	// 12 to 14 (auto chooses lean for police anyway, and says so); with
+	// -db, whose writer takes 12 MiB more, likewise. Each limit lies
+	// halfway between the two engines' estimates as the child makes them,
+	// whose own share moves with the test binary's size.
 	big := filepath.Join(t.TempDir(), "big.police")
 	os.WriteFile(big, []byte(police.Random(40, 40, 0, 0.01, 2).String()), 0o644)
 	want, _, _ := retro(t, "", "solve", "police", "-engine", "par", big)
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
-		{[]string{"-engine", "par"}, 1, "needs about"},
-		{[]string{"-engine", "par", "-db", db, "-max-memory", "34M"}, 1, "needs about"},
-		{[]string{"-db", db, "-max-memory", "34M", "-progress"}, 0, "every depth on disk"},
-		{[]string{"-progress"}, 0, "solving in the lean mode"},
-	} {
-		cmd := exec.Command(os.Args[0], append(append([]string{"solve", "police", "-max-memory", "18M"}, tc.args...), big)...)
+	child := func(args ...string) (string, string, int) {
+		cmd := exec.Command(os.Args[0], append(append([]string{"solve", "police"}, args...), big)...)
 		cmd.Env = append(os.Environ(), childEnv+"=1")
 		var out, errb strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &errb
@@ -567,8 +561,37 @@ func TestLeanEngine(t *testing.T) {
 		if ee, ok := cmd.Run().(*exec.ExitError); ok {
 			code = ee.ExitCode()
 		}
-		if code != tc.code || !strings.Contains(errb.String(), tc.want) || (code == 0) != (out.String() == want) {
-			t.Errorf("-max-memory 18M %v: exit %d, stdout %q, stderr %q; want exit %d, %q and %q", tc.args, code, out.String(), errb.String(), tc.code, tc.want, want)
+		return out.String(), errb.String(), code
+	}
+	between := func(args ...string) string {
+		var est [2]uint64
+		for k, engine := range []string{"lean", "par"} {
+			_, errs, code := child(append(args, "-engine", engine, "-progress")...)
+			m := estimateLine.FindStringSubmatch(errs)
+			if code != 0 || m == nil {
+				t.Fatalf("%v -engine %s: exit %d, no estimate in %q", args, engine, code, errs)
+			}
+			est[k], _ = strconv.ParseUint(m[1], 10, 64)
+		}
+		if est[0]+4<<20 > est[1] {
+			t.Fatalf("%v: the lean engine's estimate %d is not 4 MiB below the parallel one's %d", args, est[0], est[1])
+		}
+		return strconv.FormatUint((est[0]+est[1])/2, 10)
+	}
+	plain, withDB := between(), between("-db", db)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-max-memory", plain, "-engine", "par"}, 1, "needs about"},
+		{[]string{"-max-memory", plain, "-progress"}, 0, "solving in the lean mode"},
+		{[]string{"-max-memory", withDB, "-engine", "par", "-db", db}, 1, "needs about"},
+		{[]string{"-max-memory", withDB, "-db", db, "-progress"}, 0, "every depth on disk"},
+	} {
+		out, errs, code := child(tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.want) || (code == 0) != (out == want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, %q and %q", tc.args, code, out, errs, tc.code, tc.want, want)
 		}
 	}
 }
