@@ -142,9 +142,24 @@ func TestMemoryLimits(t *testing.T) {
 		args  []string
 		says  string // what the progress lines must say, if anything
 	}
+	// A solve in memory is given its own estimate and 2 MiB: the process's
+	// own share of it (its resident set as it starts, 10.6 to 13.4 MiB for
+	// this test binary as more or less of it lies in the page cache) is
+	// measured, not fixed.
+	fit := func(args ...string) string {
+		errs, code, _ := child(t, append(args, "-progress")...)
+		m := estimateLine.FindStringSubmatch(errs)
+		if code != 0 || m == nil {
+			t.Fatalf("%v: exit %d, no estimate in %q", args, code, errs)
+		}
+		est, _ := strconv.ParseUint(m[1], 10, 64)
+		return strconv.FormatUint(est+2<<20, 10)
+	}
+	reachable := []string{"solve", "police", policeFile, "-reachable"}
+	stats := []string{"solve", "police", policeFile, "-stats"}
 	cases := []limited{
-		{"40M", []string{"solve", "police", policeFile, "-reachable"}, ""},
-		{"24M", []string{"solve", "police", policeFile, "-stats"}, ""},
+		{fit(reachable...), reachable, ""},
+		{fit(stats...), stats, ""},
 		{"60M", []string{"verify", policeDB}, ""},
 		{"24M", []string{"verify", policeDB}, "a block at a time"},
 		{"60M", []string{"verify", compactDB}, ""},
