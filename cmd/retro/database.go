@@ -296,8 +296,10 @@ func writeQuery(out *bufio.Writer, p query.Solved, s uint64, asJSON bool) error 
 // what the process holds now (its code and the game's tables): every block
 // decompressed in memory when they fit (Load), otherwise a cache of the
 // blocks read last, as large as what is left; an error if not even the
-// cache's fewest blocks fit.
-func fitValues(e *env, tab *db.Table, workers int, limit uint64, bound string, progress bool) error {
+// cache's fewest blocks fit. aside is what the caller took off its bound
+// before (the depths of wins found from moves), which the error's figure
+// counts, so that it reads against the bound it names.
+func fitValues(e *env, tab *db.Table, workers int, limit, aside uint64, bound string, progress bool) error {
 	held := valuesHeld(tab, workers)
 	if held+tab.LoadBytes() <= limit {
 		return tab.Load(e.ctx, workers)
@@ -307,8 +309,12 @@ func fitValues(e *env, tab *db.Table, workers int, limit uint64, bound string, p
 	reserve := garbageReserve(limit - min(limit, held))
 	least := held + reserve + db.MinCacheBlocks*tab.BlockBytes()
 	if least > limit {
-		return fmt.Errorf("verify: %s: reading %d positions a block at a time needs at least %s (the game's tables, the workers' blocks and a cache of %d blocks)",
-			bound, tab.Size(), text.HumanBytes(least), db.MinCacheBlocks)
+		wins := ""
+		if aside > 0 {
+			wins = ", and " + text.HumanBytes(aside) + " for the depths of wins found from their moves"
+		}
+		return fmt.Errorf("verify: %s: reading %d positions a block at a time needs at least %s (the game's tables, the workers' blocks and a cache of %d blocks%s)",
+			bound, tab.Size(), text.HumanBytes(least+aside), db.MinCacheBlocks, wins)
 	}
 	cache := limit - held - reserve
 	tab.SetCacheBytes(cache)
@@ -476,7 +482,7 @@ func verifyCmd(args []string, e *env) error {
 				return err
 			}
 		} else if !tiered {
-			if err := fitValues(e, tab, *workers, limit, bound, *progress || e.isTerminal); err != nil {
+			if err := fitValues(e, tab, *workers, limit, memo+table, bound, *progress || e.isTerminal); err != nil {
 				return err
 			}
 		}
