@@ -18,8 +18,8 @@ import (
 // that s has at most MaxMoves() moves, and that every move s->t appears as
 // often among Moves(s) as s does among Unmoves(t) (and the same from each
 // un-move's side). The optional interfaces a game has are checked on the
-// same positions: counts (MoveCounter, UnmoveCounter, ClassifyCounter) equal
-// to the lists', Notation's ParsePosition(Describe(s)) == s, and for a
+// same positions: counts (MoveCounter, UnmoveCounter, ClassifyCounter,
+// RangeCounter's runs from each) equal to the lists', Notation's ParsePosition(Describe(s)) == s, and for a
 // Symmetric game (with its CanonicalMover, ClassNumberer and ClassCounter) that Canonical
 // picks one member per class that moves commute with (see checkSymmetric).
 // It returns an error describing the first violation.
@@ -100,6 +100,18 @@ func (c *checker) position(s uint64) error {
 		}
 		if kind == implicit.Inner && count(s) != uint64(len(c.a)) {
 			return fmt.Errorf("gametest: the probe's count of %d is %d, but it has %d moves", s, count(s), len(c.a))
+		}
+	}
+	if rc, ok := g.(implicit.RangeCounter); ok {
+		if kind != implicit.Inner {
+			return fmt.Errorf("gametest: position %d is %v, but a RangeCounter's every position is inner", s, kind)
+		}
+		run := make([]uint32, min(3, c.n-s))
+		rc.CountMoves(s, run)
+		for j, k := range run {
+			if want := len(g.Moves(s+uint64(j), nil)); int(k) != want {
+				return fmt.Errorf("gametest: CountMoves(%d) gives %d moves for %d, which has %d", s, k, s+uint64(j), want)
+			}
 		}
 	}
 	if kind == implicit.Illegal {
