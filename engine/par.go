@@ -303,7 +303,13 @@ func (s *parSolver) classify(ctx context.Context) error {
 		return s.classifyProbed(ctx, chunk)
 	}
 	if rc, ok := s.g.(implicit.RangeCounter); ok {
-		return s.classifyRanges(ctx, rc, chunk)
+		// Lanes the machine cannot address one by one take the plain path.
+		if l, ok := s.lanes.Lanes16(); ok {
+			return classifyRanges(ctx, s, rc, chunk, l)
+		}
+		if l, ok := s.lanes.Lanes32(); ok {
+			return classifyRanges(ctx, s, rc, chunk, l)
+		}
 	}
 	classify := implicit.ClassifierOf(s.g)
 	set := storer(s.lanes)
@@ -328,10 +334,12 @@ func (s *parSolver) classify(ctx context.Context) error {
 // on the worker's stack.
 const rangeRun = 4096
 
-// classifyRanges is classify for a RangeCounter, every position inner:
-// the counts come a run at a time and go straight into the lanes, and a
-// position without a move is a loss at depth 0, of the first frontier.
-func (s *parSolver) classifyRanges(ctx context.Context, rc implicit.RangeCounter, chunk uint64) error {
+// classifyRanges is classify for a RangeCounter, every position inner,
+// into s's lanes (of one width): the counts come a run at a time and go
+// straight into the lanes, a count as it is, none as a loss at depth 0
+// (the code in the lane's top bits), of the first frontier.
+func classifyRanges[L uint16 | uint32](ctx context.Context, s *parSolver, rc implicit.RangeCounter, chunk uint64, lanes []L) error {
+	loss := L(Loss) << s.codeShift
 	tallies := make([]tally, s.workers)
 	err := parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		var counts [rangeRun]uint32
@@ -339,21 +347,16 @@ func (s *parSolver) classifyRanges(ctx context.Context, rc implicit.RangeCounter
 		for at := lo; at < hi; at += rangeRun {
 			run := counts[:min(rangeRun, hi-at)]
 			rc.CountMoves(at, run)
-			var u, m uint64
-			if l, ok := s.lanes.Lanes16(); ok {
-				u, m = storeCounts(l[at:], run, s.codeShift)
-			} else if l, ok := s.lanes.Lanes32(); ok {
-				u, m = storeCounts(l[at:], run, s.codeShift)
-			} else { // lanes the machine cannot address one by one
-				set := storer(s.lanes)
-				for j, k := range run {
-					if k == 0 {
-						set(at+uint64(j), uint64(Loss)<<s.codeShift)
-					} else {
-						set(at+uint64(j), uint64(k))
-						u, m = u+1, m+uint64(k)
-					}
+			l := lanes[at : at+uint64(len(run))]
+			var u, m uint64 // unresolved, their moves
+			for j, k := range run {
+				if k == 0 {
+					l[j] = loss
+					continue
 				}
+				l[j] = L(k)
+				u++
+				m += uint64(k)
 			}
 			t.u, t.m = t.u+u, t.m+m
 			if u < uint64(len(run)) {
@@ -368,25 +371,6 @@ func (s *parSolver) classifyRanges(ctx context.Context, rc implicit.RangeCounter
 		return nil
 	})
 	return s.tallied(tallies, err)
-}
-
-// storeCounts stores the counts of a run of inner positions in lanes of
-// one width: a count as it is, none as a loss (code in the lane's top
-// bits, above shift). It returns the number of positions left unresolved
-// and their moves.
-func storeCounts[L uint16 | uint32](lanes []L, counts []uint32, shift uint) (unresolved, moves uint64) {
-	lanes = lanes[:len(counts)]
-	loss := L(Loss) << shift
-	for j, k := range counts {
-		if k == 0 {
-			lanes[j] = loss
-			continue
-		}
-		lanes[j] = L(k)
-		unresolved++
-		moves += uint64(k)
-	}
-	return unresolved, moves
 }
 
 // classifyProbed is classify for a MoveProber: an unresolved position's
