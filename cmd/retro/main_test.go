@@ -566,12 +566,7 @@ func TestLeanEngine(t *testing.T) {
 	between := func(args ...string) string {
 		var est [2]uint64
 		for k, engine := range []string{"lean", "par"} {
-			_, errs, code := child(append(args, "-engine", engine, "-progress")...)
-			m := estimateLine.FindStringSubmatch(errs)
-			if code != 0 || m == nil {
-				t.Fatalf("%v -engine %s: exit %d, no estimate in %q", args, engine, code, errs)
-			}
-			est[k], _ = strconv.ParseUint(m[1], 10, 64)
+			est[k] = estimateOf(t, append(append([]string{"solve", "police", "-engine", engine}, args...), big)...)
 		}
 		if est[0]+4<<20 > est[1] {
 			t.Fatalf("%v: the lean engine's estimate %d is not 4 MiB below the parallel one's %d", args, est[0], est[1])

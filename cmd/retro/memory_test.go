@@ -49,6 +49,19 @@ var peakLine = regexp.MustCompile(`peak (\d+) bytes`)
 
 var estimateLine = regexp.MustCompile(`retro: memory about .* \((\d+) bytes in all\)`)
 
+// estimateOf returns the estimate that the solve args (with -progress)
+// makes in a child process of its own.
+func estimateOf(t *testing.T, args ...string) uint64 {
+	t.Helper()
+	errs, code, _ := child(t, append(args, "-progress")...)
+	m := estimateLine.FindStringSubmatch(errs)
+	if code != 0 || m == nil {
+		t.Fatalf("%v: exit %d, no estimate in %q", args, code, errs)
+	}
+	est, _ := strconv.ParseUint(m[1], 10, 64)
+	return est
+}
+
 // leastLine is verify's refusal of a limit too small for a cache of its
 // fewest blocks, with the least it needs.
 var leastLine = regexp.MustCompile(`a block at a time needs at least ([0-9.]+) MiB`)
@@ -150,15 +163,7 @@ func TestMemoryLimits(t *testing.T) {
 	// own share of it (its resident set as it starts, 10.6 to 13.4 MiB for
 	// this test binary as more or less of it lies in the page cache) is
 	// measured, not fixed.
-	fit := func(args ...string) string {
-		errs, code, _ := child(t, append(args, "-progress")...)
-		m := estimateLine.FindStringSubmatch(errs)
-		if code != 0 || m == nil {
-			t.Fatalf("%v: exit %d, no estimate in %q", args, code, errs)
-		}
-		est, _ := strconv.ParseUint(m[1], 10, 64)
-		return strconv.FormatUint(est+2<<20, 10)
-	}
+	fit := func(args ...string) string { return strconv.FormatUint(estimateOf(t, args...)+2<<20, 10) }
 	// A verify a block at a time is given the least its refusal of 8M
 	// names and 2.5 MiB: the values, 8 MiB and more, do not fit whole in
 	// that, nor does a cache of its fewest blocks in much less (its

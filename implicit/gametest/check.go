@@ -19,9 +19,10 @@ import (
 // often among Moves(s) as s does among Unmoves(t) (and the same from each
 // un-move's side). The optional interfaces a game has are checked on the
 // same positions: counts (MoveCounter, UnmoveCounter, ClassifyCounter,
-// RangeCounter's runs from each) equal to the lists', Notation's ParsePosition(Describe(s)) == s, and for a
-// Symmetric game (with its CanonicalMover, ClassNumberer and ClassCounter) that Canonical
-// picks one member per class that moves commute with (see checkSymmetric).
+// RangeCounter's runs from each) equal to the lists', Notation's
+// ParsePosition(Describe(s)) == s, and for a Symmetric game (with its
+// CanonicalMover, ClassNumberer and ClassCounter) that Canonical picks one
+// member per class that moves commute with (see checkSymmetric).
 // It returns an error describing the first violation.
 func Check(g implicit.Game, samples int, seed uint64) error {
 	n := g.Size()
