@@ -408,7 +408,7 @@ Flags:
 
 func verifyCmd(args []string, e *env) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	workers := fs.Int("workers", 0, "number of `workers` (default 0: one per core)")
+	workers := fs.Int("workers", 0, "number of `workers`, and the most cores the command keeps busy (default 0: one per core)")
 	progress := fs.Bool("progress", false, "print progress lines to standard error (default when it is a terminal)")
 	var maxMemory byteSize
 	fs.Var(&maxMemory, "max-memory", "hold at most this `size` of memory, e.g. 512M or 8G: the values are read whole when they fit, otherwise a block at a time through a cache of what is left (default: the memory available when it starts)")
@@ -425,6 +425,7 @@ func verifyCmd(args []string, e *env) error {
 	if *workers < 0 || *workers > maxWorkers {
 		return usagef("verify: -workers %d: want 1 to %d, or 0 for one per core", *workers, maxWorkers)
 	}
+	e.useCores(*workers)
 	mode, err := profileMode("verify", *prof, fs)
 	if err != nil {
 		return err
@@ -670,7 +671,7 @@ func dbInfo(args []string, e *env) error {
 // depths only (db.Losses).
 func dbCompact(args []string, e *env) error {
 	fs := flag.NewFlagSet("db compact", flag.ContinueOnError)
-	workers := fs.Int("workers", 0, "number of `workers` (default 0: one per core)")
+	workers := fs.Int("workers", 0, "number of `workers`, and the most cores the command keeps busy (default 0: one per core)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), dbHelp); fs.PrintDefaults() }
 	if err := parseFlags(fs, args, e); err != nil {
 		return err
@@ -681,6 +682,7 @@ func dbCompact(args []string, e *env) error {
 	if *workers < 0 || *workers > maxWorkers {
 		return usagef("db compact: -workers %d: want 1 to %d, or 0 for one per core", *workers, maxWorkers)
 	}
+	e.useCores(*workers)
 	from, to := fs.Arg(0), fs.Arg(1)
 	b, err := openDatabase(from) // the game's rules tell the illegal indices of a filled file
 	if err != nil {

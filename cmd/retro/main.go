@@ -26,6 +26,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strings"
 )
@@ -42,6 +43,7 @@ func main() {
 		stdout:     os.Stdout,
 		stderr:     os.Stderr,
 		isTerminal: isTerminal(os.Stderr),
+		cores:      func(n int) { runtime.GOMAXPROCS(n) },
 	}
 	os.Exit(run(os.Args[1:], env))
 }
@@ -56,6 +58,20 @@ type env struct {
 	// process holds before it reads its input (tests, which run many
 	// commands in one process, fix it).
 	resident func() uint64
+	// cores, if not nil, sets the most goroutines the process runs at once
+	// (runtime.GOMAXPROCS; tests, which run many commands in one process,
+	// leave it nil).
+	cores func(int)
+}
+
+// useCores bounds the process to workers cores where -workers asks for
+// fewer than it has: the engine's workers, and the short phases beside
+// them that spread over every core (finding a symmetric game's classes,
+// building a graph, compressing a database) and the garbage collector.
+func (e *env) useCores(workers int) {
+	if e.cores != nil && workers > 0 && workers < runtime.GOMAXPROCS(0) {
+		e.cores(workers)
+	}
 }
 
 // errWriter remembers the first error of its writer, so that output lost

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -687,6 +688,43 @@ func TestSolveChessAll(t *testing.T) {
 		_, errs, code := retro(t, "", append([]string{"solve", "chess"}, args...)...)
 		if first, _, _ := strings.Cut(errs, "\n"); code != 2 || !strings.Contains(first, "-all") {
 			t.Errorf("solve chess %v: exit %d, stderr %q; want a usage error naming -all", args, code, errs)
+		}
+	}
+}
+
+// TestWorkersBoundCores: -workers N below the process's cores sets its
+// parallelism to N, so that the phases beside the engine's workers (a
+// symmetric game's classes, a graph's building, a database's compression)
+// and the collector keep to N cores too; 0, or N at or above the cores,
+// leaves it as it is.
+func TestWorkersBoundCores(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	dir := t.TempDir()
+	file := filepath.Join(dir, "small.db")
+	if _, errs, code := retro(t, "", "solve", "graph", "-db", file, "../../examples/small.graph"); code != 0 {
+		t.Fatalf("solve -db: exit %d, %s", code, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want int // the cores set, 0 for none
+	}{
+		{[]string{"solve", "graph", "-workers", "1", "../../examples/small.graph"}, 1},
+		{[]string{"solve", "graph", "-workers", "3", "../../examples/small.graph"}, 3},
+		{[]string{"solve", "graph", "../../examples/small.graph"}, 0},
+		{[]string{"solve", "graph", "-workers", "4", "../../examples/small.graph"}, 0},
+		{[]string{"solve", "graph", "-workers", "9", "../../examples/small.graph"}, 0},
+		{[]string{"verify", "-workers", "2", file}, 2},
+		{[]string{"db", "compact", "-workers", "1", file, filepath.Join(dir, "compact.db")}, 1},
+	} {
+		set := 0
+		var out, errb bytes.Buffer
+		e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+			resident: func() uint64 { return 8 << 20 }, cores: func(n int) { set = n }}
+		if code := run(c.args, e); code != 0 {
+			t.Fatalf("%v: exit %d, %s", c.args, code, errb.String())
+		}
+		if set != c.want {
+			t.Errorf("%v: cores set to %d, want %d", c.args, set, c.want)
 		}
 	}
 }

@@ -86,7 +86,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveRun) {
 	fs := flag.NewFlagSet("solve "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.StringVar(&c.engineName, "engine", "auto", "solver `engine`: par (frontier-parallel), lean (frontier-parallel in half a byte per position, keeping the depths of the start and the longest positions only, or with -db every depth in a file beside the database), seq (sequential reference), or auto: lean for a game with a start whose moves are cheap to list (police, pawns) when no flag needs every depth in memory (-reachable), or when par does not fit in -max-memory; par otherwise. Under mpirun, par and lean run on the ranks, each keeping 4 bytes or half a byte per position of its range")
-	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine (default 0: one per core)")
+	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine, and the most cores the solve keeps busy (default 0: one per core)")
 	fs.BoolVar(&c.progress, "progress", false, "print progress lines to standard error (default when it is a terminal)")
 	fs.Var(&c.maxMemory, "max-memory", "refuse solves that need more than this `size` of memory, e.g. 512M or 8G (default: the machine's memory)")
 	fs.BoolVar(&c.stats, "stats", false, "print statistics: counts, depth histogram, the longest win and loss with an example position")
@@ -170,6 +170,7 @@ func solveCmd(args []string, e *env) error {
 	if c.workers < 0 || c.workers > maxWorkers {
 		return usagef("solve %s: -workers %d: want 1 to %d, or 0 for one per core", d.Name, c.workers, maxWorkers)
 	}
+	e.useCores(c.workers)
 	mode, err := profileMode("solve "+d.Name, c.profile, fs)
 	if err != nil {
 		return err
