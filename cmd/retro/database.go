@@ -296,10 +296,11 @@ func writeQuery(out *bufio.Writer, p query.Solved, s uint64, asJSON bool) error 
 // what the process holds now (its code and the game's tables): every block
 // decompressed in memory when they fit (Load), otherwise a cache of the
 // blocks read last, as large as what is left; an error if not even the
-// cache's fewest blocks fit. aside is what the caller took off its bound
-// before (the depths of wins found from moves), which the error's figure
-// counts, so that it reads against the bound it names.
-func fitValues(e *env, tab *db.Table, workers int, limit, aside uint64, bound string, progress bool) error {
+// cache's fewest blocks fit. memo is what the caller took off its bound
+// before for the depths of wins found from moves (memoBytes), which the
+// error's figure and the progress line count, so that they read against
+// the bound named.
+func fitValues(e *env, tab *db.Table, workers int, limit, memo uint64, bound string, progress bool) error {
 	held := valuesHeld(tab, workers)
 	if held+tab.LoadBytes() <= limit {
 		return tab.Load(e.ctx, workers)
@@ -310,19 +311,43 @@ func fitValues(e *env, tab *db.Table, workers int, limit, aside uint64, bound st
 	least := held + reserve + db.MinCacheBlocks*tab.BlockBytes()
 	if least > limit {
 		wins := ""
-		if aside > 0 {
-			wins = ", and " + text.HumanBytes(aside) + " for the depths of wins found from their moves"
+		if memo > 0 {
+			wins, least = " and the depths of wins found from their moves", withMemo(least)
 		}
-		return fmt.Errorf("verify: %s: reading %d positions a block at a time needs at least %s (the game's tables, the workers' blocks and a cache of %d blocks%s)",
-			bound, tab.Size(), text.HumanBytes(least+aside), db.MinCacheBlocks, wins)
+		return fmt.Errorf("verify: %s: reading %d positions a block at a time needs at least %s (the game's tables, the workers' blocks, a cache of %d blocks%s)",
+			bound, tab.Size(), text.HumanBytes(least), db.MinCacheBlocks, wins)
 	}
 	cache := limit - held - reserve
 	tab.SetCacheBytes(cache)
 	if progress {
-		fmt.Fprintf(e.stderr, "retro: verify: the values (%s decompressed) do not fit in %s: reading them a block at a time through a cache of %s\n",
-			text.HumanBytes(tab.LoadBytes()), text.HumanBytes(limit), text.HumanBytes(cache))
+		wins := ""
+		if memo > 0 {
+			wins = ", " + text.HumanBytes(memo) + " of it for the depths of wins found from their moves"
+		}
+		fmt.Fprintf(e.stderr, "retro: verify: the values (%s decompressed) do not fit in %s%s: reading them a block at a time through a cache of %s\n",
+			text.HumanBytes(tab.LoadBytes()), text.HumanBytes(limit+memo), wins, text.HumanBytes(cache))
 	}
 	return nil
+}
+
+// memoBytes is what verify sets aside of its memory limit for the memo of
+// the depths of wins found from their moves (a file that keeps the
+// losses' alone): a sixteenth, up to query.MaxMemoBytes.
+func memoBytes(limit uint64) uint64 { return min(limit/16, query.MaxMemoBytes) }
+
+// withMemo returns the least limit that leaves need bytes beside the memo
+// it sets aside, the figure a refusal names: the memo grows with the limit.
+func withMemo(need uint64) uint64 {
+	// l - memoBytes(l) grows with l, and this first guess is off by one
+	// or two at most.
+	l := need + min(need/15, query.MaxMemoBytes)
+	for l > need && l-1-memoBytes(l-1) >= need {
+		l--
+	}
+	for l-memoBytes(l) < need {
+		l++
+	}
+	return l
 }
 
 // boundName names the memory a command holds itself to in its errors:
@@ -357,7 +382,7 @@ func garbageReserve(left uint64) uint64 { return max(left/10, 4<<20) }
 // limit bytes; vals reads tab. A file that keeps the depths of losses only
 // holds the grandchildren too: a loss's check reads the depths of the wins
 // it moves to, found from their moves.
-func verifyTiers(e *env, g implicit.Tiered, tab *db.Table, vals engine.Values, workers int, limit uint64, bound string, checked *atomic.Uint64) (query.Report, error) {
+func verifyTiers(e *env, g implicit.Tiered, tab *db.Table, vals engine.Values, workers int, limit, memo uint64, bound string, checked *atomic.Uint64) (query.Report, error) {
 	tiers := g.Tiers()
 	order, err := implicit.TierOrder(tiers, g.Size())
 	if err != nil {
@@ -367,9 +392,13 @@ func verifyTiers(e *env, g implicit.Tiered, tab *db.Table, vals engine.Values, w
 	var rep query.Report
 	for _, k := range order {
 		ranges := implicit.TierRanges(tiers, k, keptGenerations(tab))
-		if need := tab.KeptBytes(ranges); held+need > limit {
-			return rep, fmt.Errorf("verify: %s: tier %d (%s) and its children need %s of values",
-				bound, k, tiers[k].Name, text.HumanBytes(held+need))
+		if need := held + tab.KeptBytes(ranges); need > limit {
+			wins := ""
+			if memo > 0 {
+				wins, need = " and the depths of wins found from their moves", withMemo(need)
+			}
+			return rep, fmt.Errorf("verify: %s: tier %d (%s) and its children need %s of values%s",
+				bound, k, tiers[k].Name, text.HumanBytes(need), wins)
 		}
 		if err := tab.Keep(e.ctx, workers, ranges); err != nil {
 			return rep, err
@@ -458,7 +487,7 @@ func verifyCmd(args []string, e *env) error {
 		// up to a sixteenth of the memory.
 		var memo uint64
 		if tab.Coding.FromMoves() {
-			memo = min(limit/16, query.MaxMemoBytes)
+			memo = memoBytes(limit)
 			limit -= memo
 		}
 		tg, tiered := solved.(implicit.Tiered)
@@ -483,7 +512,7 @@ func verifyCmd(args []string, e *env) error {
 				return err
 			}
 		} else if !tiered {
-			if err := fitValues(e, tab, *workers, limit, memo+table, bound, *progress || e.isTerminal); err != nil {
+			if err := fitValues(e, tab, *workers, limit, memo, bound, *progress || e.isTerminal); err != nil {
 				return err
 			}
 		}
@@ -516,7 +545,7 @@ func verifyCmd(args []string, e *env) error {
 		case tab.FirstTier: // the game's own tiers (implicit.GroupRange), which the file holds
 			rep, err = query.VerifyRange(e.ctx, solved, vals, 0, tab.Size(), *workers, &checked)
 		case tiered:
-			rep, err = verifyTiers(e, tg, tab, vals, *workers, limit, bound, &checked)
+			rep, err = verifyTiers(e, tg, tab, vals, *workers, limit, memo, bound, &checked)
 		default:
 			rep, err = query.Verify(e.ctx, solved, vals, *workers, &checked)
 		}

@@ -493,3 +493,17 @@ func TestCompactDatabase(t *testing.T) {
 		t.Fatalf("solve quixo -compact: exit %d, %q", code, errs)
 	}
 }
+
+// TestWithMemo: the limit a verify refusal names is the least that leaves
+// what it needs beside the memo that limit sets aside.
+func TestWithMemo(t *testing.T) {
+	for _, need := range []uint64{0, 1, 15, 16, 1 << 20, 29<<20 + 12345, query.MaxMemoBytes * 15, query.MaxMemoBytes*16 + 7, 1 << 40} {
+		l := withMemo(need)
+		if l-memoBytes(l) < need {
+			t.Errorf("withMemo(%d) = %d leaves %d", need, l, l-memoBytes(l))
+		}
+		if l > 0 && l-1-memoBytes(l-1) >= need {
+			t.Errorf("withMemo(%d) = %d, but %d leaves %d", need, l, l-1, l-1-memoBytes(l-1))
+		}
+	}
+}
