@@ -451,10 +451,9 @@ func verifyCmd(args []string, e *env) error {
 	if fs.NArg() != 1 {
 		return usagef("verify: want one database FILE, got %d arguments", fs.NArg())
 	}
-	if *workers < 0 || *workers > maxWorkers {
-		return usagef("verify: -workers %d: want 1 to %d, or 0 for one per core", *workers, maxWorkers)
+	if err := e.useWorkers("verify", *workers); err != nil {
+		return err
 	}
-	e.useCores(*workers)
 	mode, err := profileMode("verify", *prof, fs)
 	if err != nil {
 		return err
@@ -708,10 +707,9 @@ func dbCompact(args []string, e *env) error {
 	if fs.NArg() != 2 {
 		return usagef("db compact: want a database FILE and a NEWFILE, got %d arguments", fs.NArg())
 	}
-	if *workers < 0 || *workers > maxWorkers {
-		return usagef("db compact: -workers %d: want 1 to %d, or 0 for one per core", *workers, maxWorkers)
+	if err := e.useWorkers("db compact", *workers); err != nil {
+		return err
 	}
-	e.useCores(*workers)
 	from, to := fs.Arg(0), fs.Arg(1)
 	b, err := openDatabase(from) // the game's rules tell the illegal indices of a filled file
 	if err != nil {

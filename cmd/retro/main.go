@@ -64,14 +64,19 @@ type env struct {
 	cores func(int)
 }
 
-// useCores bounds the process to workers cores where -workers asks for
-// fewer than it has: the engine's workers, and the short phases beside
-// them that spread over every core (finding a symmetric game's classes,
-// building a graph, compressing a database) and the garbage collector.
-func (e *env) useCores(workers int) {
+// useWorkers checks a command's -workers (0: one per core) and bounds the
+// process to that many cores where it has more: the engine's workers, and
+// the short phases beside them that spread over every core (finding a
+// symmetric game's classes, building a graph, compressing a database) and
+// the garbage collector.
+func (e *env) useWorkers(cmd string, workers int) error {
+	if workers < 0 || workers > maxWorkers {
+		return usagef("%s: -workers %d: want 1 to %d, or 0 for one per core", cmd, workers, maxWorkers)
+	}
 	if e.cores != nil && workers > 0 && workers < runtime.GOMAXPROCS(0) {
 		e.cores(workers)
 	}
+	return nil
 }
 
 // errWriter remembers the first error of its writer, so that output lost

@@ -167,10 +167,9 @@ func solveCmd(args []string, e *env) error {
 			return usagef("solve %s: -engine lean: %s", d.Name, why)
 		}
 	}
-	if c.workers < 0 || c.workers > maxWorkers {
-		return usagef("solve %s: -workers %d: want 1 to %d, or 0 for one per core", d.Name, c.workers, maxWorkers)
+	if err := e.useWorkers("solve "+d.Name, c.workers); err != nil {
+		return err
 	}
-	e.useCores(c.workers)
 	mode, err := profileMode("solve "+d.Name, c.profile, fs)
 	if err != nil {
 		return err
