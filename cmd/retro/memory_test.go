@@ -149,9 +149,14 @@ func TestMemoryLimits(t *testing.T) {
 		t.Fatalf("solve police -db: exit %d", code)
 	}
 	// Its verify with the depths of wins left out holds them in a byte per
-	// position where that fits beside the values, a memo otherwise.
+	// position where that fits beside the values, a memo otherwise. Its
+	// board is larger: at a byte per position, 48 x 48's values (8.3 MiB)
+	// leave a range of limits of 3.5 MiB that read them a block at a time,
+	// which the process's own share, measured by each run, moved out of.
+	compactFile := filepath.Join(dir, "pc.police")
+	os.WriteFile(compactFile, []byte(police.Random(56, 56, 0.1, 0.005, 1).String()), 0o644)
 	compactDB := filepath.Join(dir, "pc.db")
-	if _, code, _ := child(t, "solve", "police", policeFile, "-db", compactDB, "-compact"); code != 0 {
+	if _, code, _ := child(t, "solve", "police", compactFile, "-db", compactDB, "-compact"); code != 0 {
 		t.Fatalf("solve police -db -compact: exit %d", code)
 	}
 	type limited struct {
