@@ -43,7 +43,8 @@ type finished struct {
 	err     error
 }
 
-// schedule solves every tier, each after its children, with the
+// schedule solves the tiers of order (every tier, or those
+// Options.FirstGroupOnly leaves), each after its children, with the
 // bookkeeping of SolveShared's manager (which tiers are ready, which no
 // parent needs any more): a large tier alone on all the workers, small
 // ones side by side, one worker each, as long as workers are free. Of the
@@ -58,7 +59,22 @@ func (s *solver) schedule(ctx context.Context, order []int) error {
 	if s.o.SideBySide > 0 {
 		sideBySide = min(s.o.SideBySide, workers)
 	}
-	m := newManager(s.tiers, order, 1)
+	// A tier left out of order (Options.FirstGroupOnly) is read or not
+	// at all: the tiers of order wait for no other.
+	waits := s.tiers
+	if len(order) < len(s.tiers) {
+		waits = slices.Clone(s.tiers)
+		in := make([]bool, len(s.tiers))
+		for _, k := range order {
+			in[k] = true
+		}
+		for k := range waits {
+			if !in[k] || s.finished(k) {
+				waits[k].Children = nil
+			}
+		}
+	}
+	m := newManager(waits, order, 1)
 	closed := 0                       // m.retired[:closed] are closed
 	rank := make([]int, len(s.tiers)) // rank[k]: k's place in order
 	for i, k := range order {
@@ -80,11 +96,11 @@ func (s *solver) schedule(ctx context.Context, order []int) error {
 	busy, running := 0, 0 // workers in use; tiers under way
 	var firstErr error
 	var total, done, solvedHere uint64 // positions: all; of finished tiers; of those solved by this run
-	for _, t := range s.tiers {
-		total += t.Size()
+	for _, k := range order {
+		total += s.tiers[k].Size()
 	}
 	start := time.Now()
-	for m.done < len(s.tiers) {
+	for m.done < len(order) {
 		// Start what may start: the first ready tier, alone if it is
 		// large (or the only one ready), otherwise on one free worker.
 		for firstErr == nil && len(m.ready) > 0 {
@@ -137,7 +153,7 @@ func (s *solver) schedule(ctx context.Context, order []int) error {
 			if f.resumed {
 				how = "already done in " + s.o.Dir
 			}
-			fmt.Fprintln(s.o.Progress, progressLine(m.done, len(s.tiers), t, how, done, solvedHere, total, time.Since(start)))
+			fmt.Fprintln(s.o.Progress, progressLine(m.done, len(order), t, how, done, solvedHere, total, time.Since(start)))
 		}
 		// A child whose parents are all solved is closed: its pages go.
 		s.mu.Lock()

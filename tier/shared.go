@@ -96,7 +96,7 @@ func SolveShared(ctx context.Context, g implicit.Tiered, o Options, comm Comm) (
 		return nil, err
 	}
 	s.closeAll()
-	return openSolution(g, tiers, l, false)
+	return openSolution(g, tiers, l, false, nil)
 }
 
 // event is a message to the manager, from a rank or from its own worker.

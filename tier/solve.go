@@ -49,6 +49,15 @@ type Options struct {
 	// (Plan.SideBySide, which keeps them within the memory allowed); 0:
 	// one per worker.
 	SideBySide int
+	// FirstGroupOnly, for Solve, solves the tiers of the game's first
+	// group (implicit.GroupRange of tier 0: a family member's own tiers,
+	// Tier.Group) and, of the tiers they read, those whose files are
+	// missing, with what these read in turn: a finished tier's children's
+	// files need not be in Dir. The Solution reads the first group alone.
+	// A family's solves in one folder then keep only what the solves to
+	// come read (solve chess -all removes the rest); a symmetric game's
+	// tiers are all solved.
+	FirstGroupOnly bool
 	// SplitFrom, for SolveShared, is the number of positions from which a
 	// tier is solved by all ranks together, each owning a range of its
 	// entries (engine.Distributed), instead of whole by one; 0: none is.
@@ -93,9 +102,36 @@ func (l layout) manifest(o Options, tiers []implicit.Tier, size uint64) manifest
 // path returns the file of tier k.
 func (l layout) path(k int, t implicit.Tier) string {
 	if l.family != "" {
-		return filepath.Join(l.dir, text.FileName(t.Name)+".tier")
+		return sharedPath(l.dir, t)
 	}
 	return filepath.Join(l.dir, fmt.Sprintf("tier-%05d.bin", k))
+}
+
+// sharedPath returns the file of tier t of a family in dir.
+func sharedPath(dir string, t implicit.Tier) string {
+	return filepath.Join(dir, text.FileName(t.Name)+".tier")
+}
+
+// RemoveShared removes the files of these tiers of a family
+// (implicit.SharedTiers) from dir, the folder its solves share, and
+// returns the bytes they took: once no solve still to come reads them.
+// A file already gone is no error.
+func RemoveShared(dir string, tiers []implicit.Tier) (uint64, error) {
+	var freed uint64
+	for _, t := range tiers {
+		path := sharedPath(dir, t)
+		for _, f := range []string{path, path + ".levels"} { // the tier, a checkpoint inside it
+			st, err := os.Stat(f)
+			if err != nil {
+				continue
+			}
+			if err := os.Remove(f); err != nil {
+				return freed, err
+			}
+			freed += uint64(st.Size())
+		}
+	}
+	return freed, nil
 }
 
 // header returns what tier k's file must say of itself with entries
@@ -131,12 +167,52 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 	s := &solver{g: g, tiers: tiers, o: o, l: l, stores: make([]*store, len(tiers))}
 	s.sym, _ = g.(implicit.Symmetric)
 	defer s.closeAll()
+	var kept []bool // the tiers the Solution reads; nil: all
+	if o.FirstGroupOnly && s.sym == nil {
+		order, kept = s.firstGroup(order)
+	}
 	if err := s.schedule(ctx, order); err != nil {
 		return nil, err
 	}
 	s.closeAll()
 	// Every file was checked whole as this run wrote it or found it.
-	return openSolution(g, tiers, l, false)
+	return openSolution(g, tiers, l, false, kept)
+}
+
+// firstGroup returns the tiers of order that Options.FirstGroupOnly
+// solves, in that order: the first group's, and each tier they read,
+// with its own children if its file is not there (a finished tier is
+// read, not solved); and the first group's tiers, marked.
+func (s *solver) firstGroup(order []int) ([]int, []bool) {
+	_, end := implicit.GroupRange(s.tiers, 0)
+	need := make([]bool, len(s.tiers))
+	var visit func(k int)
+	visit = func(k int) {
+		if need[k] {
+			return
+		}
+		need[k] = true
+		if s.finished(k) {
+			return
+		}
+		for _, c := range s.tiers[k].Children {
+			visit(c)
+		}
+	}
+	for k := range end {
+		visit(k)
+	}
+	var some []int
+	for _, k := range order {
+		if need[k] {
+			some = append(some, k)
+		}
+	}
+	first := make([]bool, len(s.tiers))
+	for k := range end {
+		first[k] = true
+	}
+	return some, first
 }
 
 // progressLine says that tier t, the n-th of all finished, was done (how),
@@ -498,10 +574,17 @@ type Solution struct {
 	edges  uint64
 }
 
-func openSolution(g implicit.Tiered, tiers []implicit.Tier, l layout, verify bool) (*Solution, error) {
+// openSolution opens the tiers' files, those marked in kept where it is
+// not nil (Options.FirstGroupOnly: a game without symmetry, whose tiers'
+// entries are their positions).
+func openSolution(g implicit.Tiered, tiers []implicit.Tier, l layout, verify bool, kept []bool) (*Solution, error) {
 	sol := &Solution{g: g, tiers: tiers, stores: make([]*store, len(tiers)), first: make([]uint64, len(tiers)+1)}
 	sol.sym, _ = g.(implicit.Symmetric)
 	for k, t := range tiers {
+		if kept != nil && !kept[k] {
+			sol.first[k+1] = sol.first[k] + t.Size()
+			continue
+		}
 		st, err := openStoreOf(l, k, t, sol.sym != nil, verify)
 		if err != nil {
 			sol.Close()
@@ -539,6 +622,9 @@ func (sol *Solution) Lookup(i uint64) (engine.Value, uint64, error) {
 	if k == len(sol.tiers) {
 		return engine.Illegal, 0, fmt.Errorf("tier: entry %d of %d", i, sol.Size())
 	}
+	if sol.stores[k] == nil {
+		return engine.Illegal, 0, fmt.Errorf("tier: entry %d: tier %s is not read (Options.FirstGroupOnly)", i, sol.tiers[k].Name)
+	}
 	return sol.stores[k].Lookup(i - sol.first[k])
 }
 
@@ -564,6 +650,9 @@ func (sol *Solution) LookupRange(lo, hi uint64, vals []engine.Value, depths []ui
 	at := lo // entry at is stored at vals[at-lo]
 	for k := sort.Search(len(sol.tiers), func(k int) bool { return sol.first[k+1] > lo }); at < hi; k++ {
 		st, end := sol.stores[k], min(hi, sol.first[k+1])
+		if st == nil {
+			return fmt.Errorf("tier: entries [%d, %d): tier %s is not read (Options.FirstGroupOnly)", lo, hi, sol.tiers[k].Name)
+		}
 		for ; at < end; at++ {
 			vals[at-lo], depths[at-lo] = db.Decode(st.code(at - sol.first[k]))
 		}
@@ -580,8 +669,13 @@ func (sol *Solution) ReadsRuns() bool { return true }
 // Count returns the number of entries of value v.
 func (sol *Solution) Count(v engine.Value) uint64 { return sol.counts[v&3] }
 
-// TierMaxDepth returns the largest depth in tier k.
-func (sol *Solution) TierMaxDepth(k int) uint64 { return sol.stores[k].h.maxDepth }
+// TierMaxDepth returns the largest depth in tier k, 0 for a tier not read.
+func (sol *Solution) TierMaxDepth(k int) uint64 {
+	if sol.stores[k] == nil {
+		return 0
+	}
+	return sol.stores[k].h.maxDepth
+}
 
 // MaxDepth returns the largest depth of a win or a loss.
 func (sol *Solution) MaxDepth() uint64 { return sol.maxD }
@@ -606,13 +700,21 @@ func (sol *Solution) Directory() []uint32 {
 
 // Describe says how much the tiers hold, for progress lines.
 func (sol *Solution) Describe() string {
-	return fmt.Sprintf("%d tiers, %d entries, %s on disk", len(sol.tiers), sol.Size(), text.HumanBytes(sol.diskBytes()))
+	n := 0
+	for _, st := range sol.stores {
+		if st != nil {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d tiers, %d entries, %s on disk", n, sol.Size(), text.HumanBytes(sol.diskBytes()))
 }
 
 func (sol *Solution) diskBytes() uint64 {
 	var b uint64
 	for _, st := range sol.stores {
-		b += uint64(len(st.data))
+		if st != nil {
+			b += uint64(len(st.data))
+		}
 	}
 	return b
 }

@@ -204,6 +204,89 @@ func TestSharedTiers(t *testing.T) {
 	}
 }
 
+// chainTiered returns a graph of t tiers of per vertices in a chain: a
+// vertex's edges (about three each) reach its own tier or the next, its
+// tier's one child.
+func chainTiered(per uint64, t int, seed uint64) sharedTiers {
+	r := rand.New(rand.NewPCG(seed, 9))
+	n := per * uint64(t)
+	var src, dst []uint32
+	for u := range n {
+		lo := u / per * per
+		for range 3 {
+			v := lo + r.Uint64N(min(2*per, n-lo))
+			src, dst = append(src, uint32(u)), append(dst, uint32(v))
+		}
+	}
+	g := tieredGraph{Graph: graph.FromEdges(n, src, dst)}
+	for k := range t {
+		tr := implicit.Tier{Name: fmt.Sprintf("chain %d", k), Start: uint64(k) * per, End: uint64(k+1) * per}
+		if k+1 < t {
+			tr.Children = []int{k + 1}
+		}
+		g.tiers = append(g.tiers, tr)
+	}
+	return sharedTiers{g}
+}
+
+// TestFirstGroupOnly solves the first tier of a chain of four in a folder
+// of shared tiers from which RemoveShared took some: with its child's
+// file there, its grandchild's is neither read nor solved again; without
+// it, the child is solved again, and the grandchild with it, from the
+// great-grandchild's file. The first tier's values are the whole solve's
+// each time, and the Solution reads that tier alone.
+func TestFirstGroupOnly(t *testing.T) {
+	ctx := context.Background()
+	const per = 200
+	g := chainTiered(per, 4, 3)
+	tiers := g.Tiers()
+	want, err := engine.Sequential(ctx, g, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	sol, err := tier.Solve(ctx, g, tier.Options{Dir: dir, Fingerprint: "whole"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol.Close()
+	there := func(k int) bool {
+		_, err := os.Stat(filepath.Join(dir, text.FileName(tiers[k].Name)+".tier"))
+		return err == nil
+	}
+	for _, c := range []struct {
+		remove []int  // the tiers whose files go first
+		solved []bool // which tiers' files are there after the solve
+	}{
+		{[]int{0, 2}, []bool{true, true, false, true}},
+		{[]int{0, 1}, []bool{true, true, true, true}},
+	} {
+		var gone []implicit.Tier
+		for _, k := range c.remove {
+			gone = append(gone, tiers[k])
+		}
+		freed, err := tier.RemoveShared(dir, gone)
+		if err != nil || freed == 0 || there(c.remove[0]) || there(c.remove[1]) {
+			t.Fatalf("RemoveShared %v: %d bytes, %v; files still there: %v %v", c.remove, freed, err, there(c.remove[0]), there(c.remove[1]))
+		}
+		var progress strings.Builder
+		sol, err := tier.Solve(ctx, g, tier.Options{Dir: dir, Fingerprint: "first", FirstGroupOnly: true, Progress: &progress})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameValues(t, fmt.Sprintf("without %v", c.remove), sol, want, per)
+		if _, _, err := sol.Lookup(3*per + 1); err == nil {
+			t.Errorf("without %v: the last tier's entry read, want an error: the Solution reads the first tier alone", c.remove)
+		}
+		sol.Close()
+		for k, ok := range c.solved {
+			if there(k) != ok {
+				t.Errorf("without %v: tier %d's file there: %v, want %v; progress:\n%s", c.remove, k, there(k), ok, progress.String())
+			}
+		}
+	}
+}
+
 // TestDeepTier solves a tier whose depths pass 255 while its exits' are
 // shallow: the exits' lanes, a byte each, take the depths of the resolved
 // positions and are widened as the levels pass what they hold. A chain of

@@ -126,7 +126,7 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 		return err
 	}
 	o := tier.Options{Dir: dir, Fingerprint: c.fingerprint(d), Engine: c.options(), CheckpointEvery: c.ckptEvery,
-		SplitFrom: splitFrom, SideBySide: plan.SideBySide}
+		SplitFrom: splitFrom, SideBySide: plan.SideBySide, FirstGroupOnly: c.linked}
 	o.Engine.MaxMemory = max(limit-min(limit, c.baseBytes), 1)
 	if c.wantProgress() {
 		o.Progress = c.env.stderr
