@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +16,7 @@ import (
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/games"
 	"github.com/retro-solver/retro/internal/text"
+	"github.com/retro-solver/retro/tier"
 )
 
 // familyFlags are the flags of `retro solve NAME -all N -dir DIR` for a
@@ -25,7 +28,7 @@ type familyFlags struct {
 
 func (f *familyFlags) add(fs *flag.FlagSet, d *implicit.Descriptor) {
 	fs.IntVar(&f.all, "all", 0, fmt.Sprintf("solve every member of the %s family of up to `N` pieces into -dir's folder, children first, a database each (compact unless -compact=false), skipping those already there", d.Name))
-	fs.StringVar(&f.dir, "dir", "", "with -all: the `folder` of the databases (NAME.db) and of the finished tiers they share (tiers/)")
+	fs.StringVar(&f.dir, "dir", "", "with -all: the `folder` of the databases (NAME.db) and of the finished tiers they share (tiers/, each kept while a member still to solve reads it)")
 }
 
 // solveFamily solves every member of d's family of up to c.all pieces, each
@@ -33,9 +36,11 @@ func (f *familyFlags) add(fs *flag.FlagSet, d *implicit.Descriptor) {
 // with the run's other flags (-compact unless it says -compact=false, and
 // -linked where its children are members already there: its database
 // holds its own tier alone), and prints a line per member: its answer
-// lines joined and the time it took, or that its database was there. The tiers are shared (implicit.SharedTiers): each
-// member solves its own tier only, its children's read from the files the
-// members before it left in DIR/tiers.
+// lines joined and the time it took, or that its database was there. The
+// tiers are shared (implicit.SharedTiers): each member solves its own tiers
+// only, its children's read from the files the members before it left in
+// DIR/tiers; a member's files are removed once no member still to solve
+// holds its tiers (5-piece chess leaves 44 GB of them otherwise).
 func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 	switch {
 	case c.dir == "":
@@ -57,14 +62,16 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 		return usagef("solve %s: -all %d: %v", d.Name, c.all, err)
 	}
 	listed := len(members)
-	tiers := map[string][]string{} // each member's tiers, its own first
+	tiers := map[string][]string{}         // each member's tiers' games, its own first
+	groups := map[string][]implicit.Tier{} // each game's tiers
 	for _, m := range members {
-		if tiers[m], err = tierNames(d, m); err != nil {
+		if tiers[m], err = tierGroups(d, m, groups); err != nil {
 			return err
 		}
 	}
 	members = withOthers(members, tiers)
-	if err := os.MkdirAll(filepath.Join(c.dir, "tiers"), 0o755); err != nil {
+	tierDir := filepath.Join(c.dir, "tiers")
+	if err := os.MkdirAll(tierDir, 0o755); err != nil {
 		return err
 	}
 	// Each member's solve is the command line it stands for, with the
@@ -87,18 +94,35 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 	begin := time.Now()
 	var bytesAll uint64
 	done := map[string]bool{} // the members whose databases are there
+	sizes := map[string]uint64{}
 	for _, name := range members {
 		path := filepath.Join(c.dir, text.FileName(name)+".db")
-		if size, err := memberThere(path, d, name); err == nil {
-			bytesAll += size
-			fmt.Fprintf(out, "%s: in %s already\n", name, path)
-			out.Flush()
-			done[name] = true
-			continue
+		size, err := memberThere(path, d, name)
+		if err == nil {
+			done[name], sizes[name] = true, size
 		} else if _, serr := os.Stat(path); serr == nil && c.wantProgress() {
 			fmt.Fprintf(c.env.stderr, "retro: %v; solving %s again\n", err, name)
 		}
-		args := append(append([]string{d.Name}, shared...), "-tiered", "-db="+path, "-checkpoint="+filepath.Join(c.dir, "tiers"))
+	}
+	// The tiers of the members there already that no other member still
+	// to solve reads go first (a run stopped before left them).
+	var progress io.Writer
+	if c.wantProgress() {
+		progress = c.env.stderr
+	}
+	readers := newTierReaders(members, tiers, done)
+	if err := readers.sweep(progress, tierDir, groups, nil); err != nil {
+		return err
+	}
+	for _, name := range members {
+		path := filepath.Join(c.dir, text.FileName(name)+".db")
+		if done[name] {
+			bytesAll += sizes[name]
+			fmt.Fprintf(out, "%s: in %s already\n", name, path)
+			out.Flush()
+			continue
+		}
+		args := append(append([]string{d.Name}, shared...), "-tiered", "-db="+path, "-checkpoint="+tierDir)
 		if allThere(tiers[name], done) {
 			args = append(args, "-linked")
 		}
@@ -119,7 +143,14 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 		answer := strings.ReplaceAll(strings.TrimSpace(lines.String()), "\n", "; ")
 		fmt.Fprintf(out, "%s: %s; %s, %s\n", name, answer, time.Since(start).Round(time.Millisecond), text.HumanBytes(uint64(st.Size())))
 		out.Flush()
+		if err := readers.sweep(progress, tierDir, groups, tiers[name]); err != nil {
+			return err
+		}
 	}
+	// Every tier is gone: the folder's manifest goes, and the folder if
+	// nothing else is in it.
+	os.Remove(filepath.Join(tierDir, "manifest.json"))
+	os.Remove(tierDir)
 	others := ""
 	if extra := members[:len(members)-listed]; len(extra) > 0 {
 		others = fmt.Sprintf(" (and %s, which they reach)", strings.Join(extra, ", "))
@@ -151,10 +182,59 @@ func withOthers(members []string, tiers map[string][]string) []string {
 	return append(others, members...)
 }
 
-// tierNames returns the names of the games whose tiers member name's game
-// holds (implicit.GroupOf), each once, its own first; none for a game
-// without tiers.
-func tierNames(d *implicit.Descriptor, name string) ([]string, error) {
+// tierReaders counts, for each game whose tiers are in the shared folder,
+// the members still to solve that hold them: its files go when that
+// reaches 0.
+type tierReaders struct {
+	left    map[string]int
+	removed map[string]bool
+}
+
+// newTierReaders counts the readers of each member's tiers (the games
+// they are part of: tiers) among the members not done.
+func newTierReaders(members []string, tiers map[string][]string, done map[string]bool) *tierReaders {
+	r := &tierReaders{left: map[string]int{}, removed: map[string]bool{}}
+	for _, m := range members {
+		for _, g := range tiers[m] {
+			r.left[g] += 0 // every game is counted, a reader or not
+			if !done[m] {
+				r.left[g]++
+			}
+		}
+	}
+	return r
+}
+
+// sweep takes a member just solved, whose tiers' games are these (none
+// before the first), off the readers and removes from dir the tiers of
+// every game that no member still to solve reads, saying so on progress
+// if it is not nil.
+func (r *tierReaders) sweep(progress io.Writer, dir string, groups map[string][]implicit.Tier, solved []string) error {
+	for _, g := range solved {
+		r.left[g]--
+	}
+	for _, g := range slices.Sorted(maps.Keys(r.left)) {
+		if r.left[g] > 0 || r.removed[g] {
+			continue
+		}
+		r.removed[g] = true
+		freed, err := tier.RemoveShared(dir, groups[g])
+		if err != nil {
+			return err
+		}
+		if freed > 0 && progress != nil {
+			fmt.Fprintf(progress, "retro: %s's tiers removed from %s (%s): no member still to solve reads them\n", g, dir, text.HumanBytes(freed))
+		}
+	}
+	return nil
+}
+
+// tierGroups returns the names of the games whose tiers member name's own
+// tiers read (implicit.GroupOf of their children), each once, its own
+// first: what its solve with -linked reads (tier.Options.FirstGroupOnly).
+// It adds the tiers of every game its game holds to groups. A game
+// without tiers has none.
+func tierGroups(d *implicit.Descriptor, name string, groups map[string][]implicit.Tier) ([]string, error) {
 	_, insts, err := games.Load(d.Name, []string{"-" + d.Arg + "=" + name}, nil, implicit.LoadConfig{MaxMemory: 1 << 62})
 	if err != nil {
 		return nil, err
@@ -163,10 +243,23 @@ func tierNames(d *implicit.Descriptor, name string) ([]string, error) {
 	if !ok {
 		return nil, nil
 	}
-	var names []string
-	for _, t := range tg.Tiers() {
-		if g := implicit.GroupOf(t); !slices.Contains(names, g) {
-			names = append(names, g)
+	tiers := tg.Tiers()
+	seen := map[string]bool{}
+	for _, t := range tiers {
+		g := implicit.GroupOf(t)
+		if !seen[g] {
+			seen[g] = true
+			groups[g] = groups[g][:0]
+		}
+		groups[g] = append(groups[g], t)
+	}
+	names := []string{implicit.GroupOf(tiers[0])}
+	_, end := implicit.GroupRange(tiers, 0)
+	for _, t := range tiers[:end] {
+		for _, c := range t.Children {
+			if g := implicit.GroupOf(tiers[c]); !slices.Contains(names, g) {
+				names = append(names, g)
+			}
 		}
 	}
 	return names, nil

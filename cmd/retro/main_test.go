@@ -9,11 +9,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/dobutsu"
 	"github.com/retro-solver/retro/implicit/police"
 )
@@ -639,9 +641,9 @@ func TestSolveChessAll(t *testing.T) {
 			t.Errorf("query KQvK.db %s: exit %d, stdout %q, stderr %q; want %q", fen, code, out, errs, want)
 		}
 	}
-	tiers, _ := filepath.Glob(filepath.Join(dir, "tiers", "*.tier"))
-	if len(tiers) != 11 {
-		t.Errorf("tiers: %v, want the four pawnless endgames', the bare kings' and KPvK's six (by its pawn's rank)", tiers)
+	// Once no endgame still to solve reads them, the tiers go.
+	if _, err := os.Stat(filepath.Join(dir, "tiers")); !os.IsNotExist(err) {
+		t.Errorf("the tiers' folder: %v, want it gone", err)
 	}
 	// A pawn's step leads into another of KPvK's tiers, a promotion into
 	// KQvK.db.
@@ -688,6 +690,67 @@ func TestSolveChessAll(t *testing.T) {
 		_, errs, code := retro(t, "", append([]string{"solve", "chess"}, args...)...)
 		if first, _, _ := strings.Cut(errs, "\n"); code != 2 || !strings.Contains(first, "-all") {
 			t.Errorf("solve chess %v: exit %d, stderr %q; want a usage error naming -all", args, code, errs)
+		}
+	}
+}
+
+// TestTierReaders: -all removes a member's tiers once no member still to
+// solve reads them (tierReaders), never before, and at the start those of
+// the members there already that none still to solve reads.
+func TestTierReaders(t *testing.T) {
+	// C reads A and B, B reads A; D, solved already, reads C.
+	members := []string{"A", "B", "C", "D"}
+	reads := map[string][]string{"A": {"A"}, "B": {"B", "A"}, "C": {"C", "A", "B"}, "D": {"D", "C"}}
+	groups := map[string][]implicit.Tier{}
+	for _, m := range members {
+		groups[m] = []implicit.Tier{{Name: m + "-1"}, {Name: m + "-2"}}
+	}
+	for _, tc := range []struct {
+		done  map[string]bool
+		after [][]string // the tiers there after the first sweep and each member's
+	}{
+		{map[string]bool{}, [][]string{{}, {"A"}, {"A", "B"}, {"C"}, {}}},
+		{map[string]bool{"D": true}, [][]string{{}, {"A"}, {"A", "B"}, {}, {}}},
+		{map[string]bool{"B": true, "D": true}, [][]string{{"B"}, {"A", "B"}, nil, {}, nil}}, // nil: no sweep
+	} {
+		dir := t.TempDir()
+		have := func() []string {
+			var names []string
+			for _, m := range members {
+				for _, tr := range groups[m] {
+					if _, err := os.Stat(filepath.Join(dir, tr.Name+".tier")); err == nil && !slices.Contains(names, m) {
+						names = append(names, m)
+					}
+				}
+			}
+			return names
+		}
+		write := func(m string) {
+			for _, tr := range groups[m] {
+				os.WriteFile(filepath.Join(dir, tr.Name+".tier"), []byte("tier"), 0o644)
+			}
+		}
+		// The members there already left their tiers (a run stopped).
+		for m := range tc.done {
+			write(m)
+		}
+		r := newTierReaders(members, reads, tc.done)
+		var solved []string
+		for i, want := range tc.after {
+			if i > 0 {
+				m := members[i-1]
+				if tc.done[m] {
+					continue
+				}
+				write(m)
+				solved = reads[m]
+			}
+			if err := r.sweep(nil, dir, groups, solved); err != nil {
+				t.Fatal(err)
+			}
+			if got := have(); !slices.Equal(got, want) && (len(got) > 0 || len(want) > 0) {
+				t.Errorf("done %v, after %d sweeps: tiers of %v there, want %v", tc.done, i+1, got, want)
+			}
 		}
 	}
 }

@@ -100,7 +100,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveRun) {
 	fs.StringVar(&c.checkpoint, "checkpoint", "", "keep what a long solve has done in `folder`, to go on from there if the same command is run again after a crash or kill -9 (default with -db: FILE.tiers for a tiered solve, FILE.checkpoint otherwise, removed once the database is written)")
 	fs.DurationVar(&c.ckptEvery, "checkpoint-every", 5*time.Minute, "the `time` between two checkpoints of a solve in memory, at the barrier between two levels")
 	fs.StringVar(&c.dbPath, "db", "", "save the solution, every position's value and depth, to the database `file` (see retro query, verify, play)")
-	fs.BoolVar(&c.linked, "linked", false, "with -db, for a game of shared tiers (chess): keep the first tier alone, the endgame without those its captures and promotions lead to, which are read from their databases beside the file (KQvK.db, as solve chess -all writes them)")
+	fs.BoolVar(&c.linked, "linked", false, "with -db, for a game of shared tiers (chess): keep the first tier alone, the endgame without those its captures and promotions lead to, which are read from their databases beside the file (KQvK.db, as solve chess -all writes them); of the finished tiers it reads those its own moves reach alone")
 	fs.BoolVar(&c.small, "compact", false, "with -db: keep the losses and their depths only, a win (and its depth) or a draw found again from the position's moves when read, and fill the illegal indices with the codes before them (see retro db compact): about half the file on large games, less where wins and draws mix; not for games stored by symmetry classes (quixo, teeko)")
 	return fs, c
 }
