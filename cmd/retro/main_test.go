@@ -755,6 +755,17 @@ func TestTierReaders(t *testing.T) {
 	}
 }
 
+// TestSoonest: -all solves each member just before the first that reads
+// it, children first, from those that none reads, in the family's order.
+func TestSoonest(t *testing.T) {
+	members := []string{"A", "B", "C", "D", "E", "F"}
+	// C reads A; D reads B; E reads D and C, in that order; F reads B.
+	reads := map[string][]string{"A": {"A"}, "B": {"B"}, "C": {"C", "A"}, "D": {"D", "B"}, "E": {"E", "D", "C"}, "F": {"F", "B"}}
+	if got, want := soonest(members, reads), []string{"A", "C", "B", "D", "E", "F"}; !slices.Equal(got, want) {
+		t.Errorf("soonest: %v, want %v", got, want)
+	}
+}
+
 // TestWorkersBoundCores: -workers N below the process's cores sets its
 // parallelism to N, so that the phases beside the engine's workers (a
 // symmetric game's classes, a graph's building, a database's compression)
