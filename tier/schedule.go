@@ -44,7 +44,8 @@ type finished struct {
 }
 
 // schedule solves the tiers of order (every tier, or those
-// Options.FirstGroupOnly leaves), each after its children, with the
+// Options.FirstGroupOnly leaves), each after its children as waits lists
+// them (the tiers, or firstGroup's), with the
 // bookkeeping of SolveShared's manager (which tiers are ready, which no
 // parent needs any more): a large tier alone on all the workers, small
 // ones side by side, one worker each, as long as workers are free. Of the
@@ -53,26 +54,11 @@ type finished struct {
 // chain first (tier.BenchmarkQuixo4, 4 runs each). The
 // tiers' files do not depend on the schedule: each tier's solve gives the
 // same values whatever its number of workers.
-func (s *solver) schedule(ctx context.Context, order []int) error {
+func (s *solver) schedule(ctx context.Context, order []int, waits []implicit.Tier) error {
 	workers := parallel.Workers(s.o.Engine.Workers)
 	sideBySide := workers
 	if s.o.SideBySide > 0 {
 		sideBySide = min(s.o.SideBySide, workers)
-	}
-	// A tier left out of order (Options.FirstGroupOnly) is read or not
-	// at all: the tiers of order wait for no other.
-	waits := s.tiers
-	if len(order) < len(s.tiers) {
-		waits = slices.Clone(s.tiers)
-		in := make([]bool, len(s.tiers))
-		for _, k := range order {
-			in[k] = true
-		}
-		for k := range waits {
-			if !in[k] || s.finished(k) {
-				waits[k].Children = nil
-			}
-		}
 	}
 	m := newManager(waits, order, 1)
 	closed := 0                       // m.retired[:closed] are closed

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,11 +168,12 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 	s := &solver{g: g, tiers: tiers, o: o, l: l, stores: make([]*store, len(tiers))}
 	s.sym, _ = g.(implicit.Symmetric)
 	defer s.closeAll()
+	waits := tiers  // each tier's children, which it waits for
 	var kept []bool // the tiers the Solution reads; nil: all
 	if o.FirstGroupOnly && s.sym == nil {
-		order, kept = s.firstGroup(order)
+		order, waits, kept = s.firstGroup(order)
 	}
-	if err := s.schedule(ctx, order); err != nil {
+	if err := s.schedule(ctx, order, waits); err != nil {
 		return nil, err
 	}
 	s.closeAll()
@@ -182,17 +184,18 @@ func Solve(ctx context.Context, g implicit.Tiered, o Options) (*Solution, error)
 // firstGroup returns the tiers of order that Options.FirstGroupOnly
 // solves, in that order: the first group's, and each tier they read,
 // with its own children if its file is not there (a finished tier is
-// read, not solved); and the first group's tiers, marked.
-func (s *solver) firstGroup(order []int) ([]int, []bool) {
+// read, not solved); the tiers with the children each waits for, none
+// but for those solved; and the first group's tiers, marked.
+func (s *solver) firstGroup(order []int) ([]int, []implicit.Tier, []bool) {
 	_, end := implicit.GroupRange(s.tiers, 0)
-	need := make([]bool, len(s.tiers))
+	need, found := make([]bool, len(s.tiers)), make([]bool, len(s.tiers))
 	var visit func(k int)
 	visit = func(k int) {
 		if need[k] {
 			return
 		}
 		need[k] = true
-		if s.finished(k) {
+		if found[k] = s.finished(k); found[k] {
 			return
 		}
 		for _, c := range s.tiers[k].Children {
@@ -203,16 +206,22 @@ func (s *solver) firstGroup(order []int) ([]int, []bool) {
 		visit(k)
 	}
 	var some []int
+	waits := slices.Clone(s.tiers)
 	for _, k := range order {
 		if need[k] {
 			some = append(some, k)
+		}
+	}
+	for k := range waits {
+		if !need[k] || found[k] {
+			waits[k].Children = nil
 		}
 	}
 	first := make([]bool, len(s.tiers))
 	for k := range end {
 		first[k] = true
 	}
-	return some, first
+	return some, waits, first
 }
 
 // progressLine says that tier t, the n-th of all finished, was done (how),
