@@ -126,7 +126,7 @@ func RemoveShared(dir string, tiers []implicit.Tier) (uint64, error) {
 			if err != nil {
 				continue
 			}
-			if err := os.Remove(f); err != nil {
+			if err := os.Remove(f); err != nil && !os.IsNotExist(err) { // gone since: another solve's
 				return freed, err
 			}
 			freed += uint64(st.Size())

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retro-solver/retro/dist"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/games"
 	"github.com/retro-solver/retro/internal/text"
@@ -51,6 +52,9 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 		return usagef("solve %s: -all writes DIR/NAME.db with its tiers in DIR/tiers: no -db or -checkpoint", d.Name)
 	case c.plan || c.stats || c.json || c.reachable:
 		return usagef("solve %s: -all prints a line per member: no -plan, -stats, -json or -reachable", d.Name)
+	case dist.Launched():
+		// Each member's solve would join MPI again after the last left it.
+		return usagef("solve %s: -all does not run under mpirun: run each member's solve under it (retro solve %s MEMBER -tiered -linked -db DIR/MEMBER.db -checkpoint DIR/tiers)", d.Name, d.Name)
 	}
 	var argSet bool
 	fs.Visit(func(f *flag.Flag) { argSet = argSet || f.Name == d.Arg })

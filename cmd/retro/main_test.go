@@ -694,6 +694,20 @@ func TestSolveChessAll(t *testing.T) {
 	}
 }
 
+// TestSolveAllUnderMPI: -all under mpirun (as its variables say) is one
+// usage line, not a second MPI_Init at its second member.
+func TestSolveAllUnderMPI(t *testing.T) {
+	t.Setenv("OMPI_COMM_WORLD_SIZE", "2")
+	dir := t.TempDir()
+	_, errs, code := retro(t, "", "solve", "chess", "-all", "3", "-dir", dir)
+	if first, _, _ := strings.Cut(errs, "\n"); code != 2 || !strings.Contains(first, "-all does not run under mpirun") {
+		t.Errorf("solve chess -all 3 under mpirun: exit %d, stderr %q; want a usage error", code, errs)
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("%s holds %d files, want none", dir, len(files))
+	}
+}
+
 // TestTierReaders: -all removes a member's tiers once no member still to
 // solve reads them (tierReaders), never before, and at the start those of
 // the members there already that none still to solve reads.
