@@ -41,7 +41,8 @@ func (f *familyFlags) add(fs *flag.FlagSet, d *implicit.Descriptor) {
 // tiers are shared (implicit.SharedTiers): each member solves its own tiers
 // only, its children's read from the files the members before it left in
 // DIR/tiers; a member's files are removed once no member still to solve
-// holds its tiers (5-piece chess leaves 44 GB of them otherwise).
+// reads them (5-piece chess leaves 44 GB of them otherwise), and the
+// members are ordered so that it is soon (soonest).
 func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 	switch {
 	case c.dir == "":
@@ -187,15 +188,15 @@ func withOthers(members []string, tiers map[string][]string) []string {
 }
 
 // tierReaders counts, for each game whose tiers are in the shared folder,
-// the members still to solve that hold them: its files go when that
-// reaches 0.
+// the members still to solve whose own tiers read them: its files go when
+// that reaches 0.
 type tierReaders struct {
 	left    map[string]int
 	removed map[string]bool
 }
 
-// newTierReaders counts the readers of each member's tiers (the games
-// they are part of: tiers) among the members not done.
+// newTierReaders counts the readers of each game among the members not
+// done (tiers: the games each member's own tiers read, its own first).
 func newTierReaders(members []string, tiers map[string][]string, done map[string]bool) *tierReaders {
 	r := &tierReaders{left: map[string]int{}, removed: map[string]bool{}}
 	for _, m := range members {
