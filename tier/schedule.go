@@ -44,16 +44,15 @@ type finished struct {
 }
 
 // schedule solves the tiers of order (every tier, or those
-// Options.FirstGroupOnly leaves), each after its children as waits lists
-// them (the tiers, or firstGroup's), with the
-// bookkeeping of SolveShared's manager (which tiers are ready, which no
-// parent needs any more): a large tier alone on all the workers, small
-// ones side by side, one worker each, as long as workers are free. Of the
-// ready tiers, the first in order (children first) goes first, which
-// measured about 5% faster on Quixo 4 x 4 than the manager's heaviest
-// chain first (tier.BenchmarkQuixo4, 4 runs each). The
-// tiers' files do not depend on the schedule: each tier's solve gives the
-// same values whatever its number of workers.
+// Options.FirstGroupOnly leaves), each after the children waits lists for
+// it (the tiers', or firstGroup's), with the bookkeeping of SolveShared's
+// manager (which tiers are ready, which no parent needs any more): a large
+// tier alone on all the workers, small ones side by side, one worker each,
+// as long as workers are free. Of the ready tiers, the first in order
+// (children first) goes first, which measured about 5% faster on Quixo
+// 4 x 4 than the manager's heaviest chain first (tier.BenchmarkQuixo4, 4
+// runs each). The tiers' files do not depend on the schedule: each tier's
+// solve gives the same values whatever its number of workers.
 func (s *solver) schedule(ctx context.Context, order []int, waits []implicit.Tier) error {
 	workers := parallel.Workers(s.o.Engine.Workers)
 	sideBySide := workers

@@ -187,18 +187,17 @@ func withOthers(members []string, tiers map[string][]string) []string {
 	return append(others, members...)
 }
 
-// tierReaders counts, for each game whose tiers are in the shared folder,
-// the members still to solve whose own tiers read them: its files go when
-// that reaches 0.
+// tierReaders counts, for each game whose tiers may be in the shared
+// folder, the members still to solve whose own tiers read them: its files
+// go, and the game leaves the count, when that reaches 0.
 type tierReaders struct {
-	left    map[string]int
-	removed map[string]bool
+	left map[string]int
 }
 
 // newTierReaders counts the readers of each game among the members not
 // done (tiers: the games each member's own tiers read, its own first).
 func newTierReaders(members []string, tiers map[string][]string, done map[string]bool) *tierReaders {
-	r := &tierReaders{left: map[string]int{}, removed: map[string]bool{}}
+	r := &tierReaders{left: map[string]int{}}
 	for _, m := range members {
 		for _, g := range tiers[m] {
 			r.left[g] += 0 // every game is counted, a reader or not
@@ -219,10 +218,10 @@ func (r *tierReaders) sweep(progress io.Writer, dir string, groups map[string][]
 		r.left[g]--
 	}
 	for _, g := range slices.Sorted(maps.Keys(r.left)) {
-		if r.left[g] > 0 || r.removed[g] {
+		if r.left[g] > 0 {
 			continue
 		}
-		r.removed[g] = true
+		delete(r.left, g)
 		freed, err := tier.RemoveShared(dir, groups[g])
 		if err != nil {
 			return err
@@ -242,11 +241,12 @@ func (r *tierReaders) sweep(progress io.Writer, dir string, groups map[string][]
 // reader: over -all 5's tier files (44.7 GB), 15.3 GB at the peak instead
 // of the family's order's 27.0 GB (a simulation from the solves' plans).
 func soonest(members []string, tiers map[string][]string) []string {
+	reads := func(m string) []string { return tiers[m][min(1, len(tiers[m])):] } // the games m's tiers read, its own left out
 	read := map[string]bool{}
 	rank := map[string]int{}
 	for i, m := range members {
 		rank[m] = i
-		for _, g := range tiers[m][min(1, len(tiers[m])):] {
+		for _, g := range reads(m) {
 			read[g] = true
 		}
 	}
@@ -258,9 +258,9 @@ func soonest(members []string, tiers map[string][]string) []string {
 			return
 		}
 		placed[m] = true
-		reads := slices.Clone(tiers[m][min(1, len(tiers[m])):])
-		slices.SortFunc(reads, func(a, b string) int { return rank[a] - rank[b] })
-		for _, g := range reads {
+		first := slices.Clone(reads(m))
+		slices.SortFunc(first, func(a, b string) int { return rank[a] - rank[b] })
+		for _, g := range first {
 			if _, ok := rank[g]; ok {
 				place(g)
 			}
