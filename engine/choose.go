@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/retro-solver/retro/implicit"
 )
@@ -81,12 +80,15 @@ const Slack = 1.05
 // take b bytes.
 func WithSlack(b uint64) uint64 { return uint64(float64(b) * Slack) }
 
-// CheapList is the most an inner position's moves may cost to list
-// (ListCost) for Choose to pick the lean engine: about a cache miss, which
-// is what the parallel engine's counter costs instead. Police and pawns
-// list theirs in 10 to 12 ns, dobutsu in 130, quixo and teeko in 470 and
-// 630: a margin of four on each side.
-const CheapList = 50 * time.Nanosecond
+// CheapList is the most an inner position's moves may cost to list, in
+// steps of the core (ListCost), for Choose to pick the lean engine: under
+// a cache miss, which is what the parallel engine's counter costs instead
+// (about 150 ns, 100 to 160 steps, on both machines ListCost names). 65
+// steps is half-way between police and pawns (31 at most) and dobutsu (139
+// at least), by ratio: 2.1 either way (police 96 x 96 at one worker on the
+// Xeon guest: lean 18.1 s in 81 MiB, par 20.4 s in 322 MiB; dobutsu lean
+// takes over 10 minutes against par's 3.6).
+const CheapList = 65
 
 // Request is what a solve asks of its engine: the kind asked for, the game,
 // and the facts that decide which engines can serve it. Choose picks the
@@ -187,7 +189,7 @@ func (e *RefusedError) Error() string { return fmt.Sprintf("-engine %s: %s", e.K
 // KindAuto picks (under Distributed, KindDist for KindPar and KindDistLean
 // for KindLean):
 //   - KindLean for a game with a start whose positions' moves cost less
-//     than CheapList to list (ListCost), when nothing asked needs every
+//     than CheapList steps to list (ListCost), when nothing asked needs every
 //     depth in memory: recounting a position's moves then costs less than
 //     the cache miss of keeping a counter (police and pawns solve about
 //     twice as fast, in a third of the memory);

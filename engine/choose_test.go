@@ -103,7 +103,8 @@ func TestRequestBytes(t *testing.T) {
 
 // TestChooseByListCost checks auto's choice on real games, far from the
 // threshold on both sides: lean where a position's moves are listed in
-// about 10 ns (police, pawns), par where they need canonical forms
+// 12 to 31 steps of the core (police, pawns), par where they need
+// canonical forms
 // (dobutsu, and quixo, whose single moves are as cheap as 27 ns but which
 // lists 17 of them: timed a move at a time it came out lean).
 func TestChooseByListCost(t *testing.T) {
@@ -129,7 +130,7 @@ func TestChooseByListCost(t *testing.T) {
 		cost := engine.ListCost(tc.g)
 		k, _, err := engine.Choose(engine.Request{Game: tc.g, HasStart: true}, nil)
 		if err != nil || k != tc.want {
-			t.Errorf("%s: Choose = %v, %v (a list of moves in %v); want %v", tc.name, k, err, cost, tc.want)
+			t.Errorf("%s: Choose = %v, %v (a list of moves in %.0f steps); want %v", tc.name, k, err, cost, tc.want)
 		}
 	}
 }

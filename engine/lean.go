@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -415,19 +416,31 @@ func (l *leanDepths) depth(i uint64) (uint64, error) {
 	return d[0], err
 }
 
-// ListCost returns the time g takes to list an inner position's moves,
-// all of them, or 0 if it found no inner position: the least of three
-// samples, each over the inner positions of 22 runs of 256 consecutive
-// indices spread over the index, so that a sample the scheduler
-// interrupts does not decide. The lean engine lists a predecessor's moves
-// where the parallel one decrements a counter: it pays where a list costs
-// less than the cache miss the counter costs (police, pawns: 10 to 12 ns
-// here for 5 or 6 moves) and not where moves need canonical forms
-// (dobutsu 130 ns, quixo 4x4 470, teeko 630). A whole list, not a move:
-// quixo's moves got four times cheaper (27 ns) while each position still
-// lists 17 of them, and timed a move at a time it came out lean, 3.4 times
-// slower, on some runs.
-func ListCost(g implicit.Game) time.Duration {
+// ListCost returns what g takes to list an inner position's moves, all
+// of them, in steps of this machine's core (coreStep), or 0 if it found no
+// inner position: the least of three samples, each over the inner
+// positions of 22 runs of 256 consecutive indices spread over the index,
+// so that a sample the scheduler interrupts does not decide. In steps, not
+// nanoseconds, so that a slower or faster core moves every game alike:
+// here (2-core AMD EPYC guest, a step 0.95 ns) police 128 x 128 and pawns
+// 16 x 16 list theirs in 12 and 15 ns, dobutsu in 133 to 141; on a 16-core
+// Intel Xeon guest (a step 1.34 to 1.52 ns) in 18 to 58 ns and 205 to 283,
+// within 1.5 of any threshold in nanoseconds either way. In steps: 13 and
+// 16, and 139, here; 12 to 23, 17 to 31, and 153 to 196 there. A
+// collection runs to its end first: one still marking what the game's
+// construction allocated shares the core with the samples at one worker
+// (GOMAXPROCS 1): it made police 128 x 128 list in 19 ns instead of 12
+// here, and police 96 x 96 choose par twice in three solves on that Xeon.
+//
+// The lean engine lists a predecessor's moves where the parallel one
+// decrements a counter: it pays where a list costs less than the cache
+// miss the counter costs (police, pawns: 5 or 6 moves) and not where moves
+// need canonical forms (dobutsu; teeko 275 ns, quixo 4x4 540). A whole
+// list, not a move: quixo's moves got four times cheaper (27 ns) while
+// each position still lists 17 of them, and timed a move at a time it came
+// out lean, 3.4 times slower, on some runs.
+func ListCost(g implicit.Game) float64 {
+	runtime.GC()
 	var buf []uint64
 	best := math.Inf(1)
 	for range 3 {
@@ -443,5 +456,33 @@ func ListCost(g implicit.Game) time.Duration {
 		}
 		best = min(best, ns)
 	}
-	return time.Duration(best)
+	return best / coreStep()
+}
+
+// coreStep returns the nanoseconds one step of a dependent chain of
+// integer multiplies and adds takes on this core (steps), the least of
+// five runs of 32,768 steps (30 to 50 us each).
+func coreStep() float64 {
+	const n = 1 << 15
+	best := math.Inf(1)
+	for range 5 {
+		start := time.Now()
+		stepSink += steps(n, uint64(start.UnixNano()))
+		best = min(best, float64(time.Since(start).Nanoseconds())/n)
+	}
+	return best
+}
+
+// stepSink keeps steps' result alive so that the compiler keeps its loop.
+var stepSink uint64
+
+// steps runs n steps of a chain in which each step waits for the last: a
+// multiply, a shift and an add.
+//
+//go:noinline
+func steps(n int, x uint64) uint64 {
+	for range n {
+		x = x*0x9E3779B97F4A7C15 + x>>29
+	}
+	return x
 }
