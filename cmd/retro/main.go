@@ -62,6 +62,18 @@ type env struct {
 	// (runtime.GOMAXPROCS; tests, which run many commands in one process,
 	// leave it nil).
 	cores func(int)
+	// freeDisk, if not nil, stands in for freeDiskOS: the bytes free on a
+	// folder's file system (tests).
+	freeDisk func(dir string) (uint64, bool)
+}
+
+// freeBytes returns the bytes free on dir's file system, and false where
+// that is not known.
+func (e *env) freeBytes(dir string) (uint64, bool) {
+	if e.freeDisk != nil {
+		return e.freeDisk(dir)
+	}
+	return freeDiskOS(dir)
 }
 
 // useWorkers checks a command's -workers (0: one per core) and bounds the

@@ -769,6 +769,83 @@ func TestTierReaders(t *testing.T) {
 	}
 }
 
+// TestTierPeak: the peak that -all's check of the disk expects is the
+// most the folder holds as tierReaders keeps and removes the files, each
+// a byte per position: measured here on files of those sizes, written as
+// each member is solved and swept after it.
+func TestTierPeak(t *testing.T) {
+	// As TestTierReaders: C reads A and B, B reads A; D reads C.
+	members := []string{"A", "B", "C", "D"}
+	reads := map[string][]string{"A": {"A"}, "B": {"B", "A"}, "C": {"C", "A", "B"}, "D": {"D", "C"}}
+	for _, shift := range []func(i int) int{func(i int) int { return i }, func(i int) int { return 3 - i }} {
+		groups := map[string][]implicit.Tier{}
+		for i, m := range members {
+			size := uint64(1000 << shift(i)) // each member's tiers twice or half the last's
+			groups[m] = []implicit.Tier{{Name: m + "-1", End: size}, {Name: m + "-2", End: size}}
+		}
+		for _, done := range []map[string]bool{{}, {"D": true}, {"B": true, "D": true}, {"A": true}, {"A": true, "B": true, "C": true}} {
+			checkTierPeak(t, members, reads, groups, done)
+		}
+	}
+	// B, there already, is read by the last member only: its files count
+	// at the first's peak too.
+	groups := map[string][]implicit.Tier{"A": {{Name: "A", End: 10000}}, "B": {{Name: "B", End: 5000}}, "C": {{Name: "C", End: 1}}}
+	checkTierPeak(t, []string{"A", "B", "C"}, map[string][]string{"A": {"A"}, "B": {"B"}, "C": {"C", "B"}}, groups, map[string]bool{"B": true})
+}
+
+// checkTierPeak compares tierPeak with the most that a folder holds as
+// the members not done are solved in order, each member's files written
+// (a byte per position) before the sweep after it.
+func checkTierPeak(t *testing.T, members []string, reads map[string][]string, groups map[string][]implicit.Tier, done map[string]bool) {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(m string) {
+		for _, tr := range groups[m] {
+			os.WriteFile(filepath.Join(dir, tr.Name+".tier"), make([]byte, tr.Size()), 0o644)
+		}
+	}
+	for m := range done {
+		write(m)
+	}
+	r := newTierReaders(members, reads, done)
+	if err := r.sweep(nil, dir, groups, nil); err != nil {
+		t.Fatal(err)
+	}
+	peak := filesBytes(dir)
+	for _, m := range members {
+		if done[m] {
+			continue
+		}
+		write(m)
+		peak = max(peak, filesBytes(dir))
+		if err := r.sweep(nil, dir, groups, reads[m]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := tierPeak(members, reads, groups, done); got != peak {
+		t.Errorf("done %v: tierPeak %d bytes, the folder held %d at the most", done, got, peak)
+	}
+}
+
+// TestSolveAllDisk: -all refuses to start, in one line and before any
+// member, where the disk lacks the room its shared tiers take at the peak.
+func TestSolveAllDisk(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tb")
+	var out, errb bytes.Buffer
+	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		resident: func() uint64 { return 8 << 20 }, freeDisk: func(string) (uint64, bool) { return 100 << 10, true }}
+	code := run([]string{"solve", "chess", "-all", "3", "-dir", dir}, e)
+	if errs := errb.String(); code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "need about") || !strings.Contains(errs, "100.0 KiB free") {
+		t.Errorf("solve chess -all 3 with 100 KiB free: exit %d, stdout %q, stderr %q; want one error line naming the room needed and free", code, out.String(), errs)
+	}
+	if dbs, _ := filepath.Glob(filepath.Join(dir, "*.db")); len(dbs) != 0 {
+		t.Errorf("databases written: %v", dbs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tiers")); !os.IsNotExist(err) {
+		t.Errorf("the tiers' folder: %v, want it gone", err)
+	}
+}
+
 // TestSoonest: -all solves each member just before the first that reads
 // it, children first, from those that none reads, in the family's order.
 func TestSoonest(t *testing.T) {
