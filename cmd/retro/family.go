@@ -123,6 +123,26 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 	if err := c.checkTierDisk(d, tierDir, tierPeak(members, tiers, groups, done), progress); err != nil {
 		return err
 	}
+	// The members' own positions measure the way: each line before a
+	// member says where the run is and how long the rest may take.
+	own := func(m string) uint64 {
+		var n uint64
+		if len(tiers[m]) > 0 {
+			for _, t := range groups[tiers[m][0]] {
+				n += t.Size()
+			}
+		}
+		return n
+	}
+	var toSolve, solvedSoFar uint64
+	count, at := 0, 0
+	for _, m := range members {
+		if !done[m] {
+			toSolve += own(m)
+			count++
+		}
+	}
+	solveBegin := time.Now()
 	for _, name := range members {
 		path := filepath.Join(c.dir, text.FileName(name)+".db")
 		if done[name] {
@@ -130,6 +150,11 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 			fmt.Fprintf(out, "%s: in %s already\n", name, path)
 			out.Flush()
 			continue
+		}
+		at++
+		if progress != nil {
+			fmt.Fprintf(progress, "retro: -all %d: %s, %d of %d to solve, %s%s\n", c.all, name, at, count,
+				familyShare(solvedSoFar, toSolve), familyLeft(time.Since(solveBegin), solvedSoFar, toSolve))
 		}
 		args := append(append([]string{d.Name}, shared...), "-tiered", "-db="+path, "-checkpoint="+tierDir)
 		if allThere(tiers[name], done) {
@@ -149,6 +174,7 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 		}
 		bytesAll += uint64(st.Size())
 		done[name] = true
+		solvedSoFar += own(name)
 		answer := strings.ReplaceAll(strings.TrimSpace(lines.String()), "\n", "; ")
 		fmt.Fprintf(out, "%s: %s; %s, %s\n", name, answer, time.Since(start).Round(time.Millisecond), text.HumanBytes(uint64(st.Size())))
 		out.Flush()
@@ -166,6 +192,23 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 	}
 	fmt.Fprintf(out, "%d of %s's family%s in %s: %s of databases, in %s\n", listed, d.Name, others, c.dir, text.HumanBytes(bytesAll), time.Since(begin).Round(time.Millisecond))
 	return nil
+}
+
+// familyShare says what share of the positions to solve is solved.
+func familyShare(solved, total uint64) string {
+	return fmt.Sprintf("%.1f%% of the positions done", 100*float64(solved)/float64(max(total, 1)))
+}
+
+// familyLeft says how long the rest of an -all run may take, at the rate
+// of the positions solved so far in elapsed ("" before any): the endgames
+// with pawns solve fewer positions a second than those without, so the
+// figure grows as the run reaches them.
+func familyLeft(elapsed time.Duration, solved, total uint64) string {
+	if solved == 0 || solved >= total {
+		return ""
+	}
+	left := time.Duration(float64(elapsed) * float64(total-solved) / float64(solved))
+	return fmt.Sprintf(", %s so far, about %s left", elapsed.Round(time.Second), left.Round(time.Second))
 }
 
 // withOthers returns members preceded by the games their tiers reach that

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
@@ -824,6 +825,27 @@ func checkTierPeak(t *testing.T, members []string, reads map[string][]string, gr
 	}
 	if got := tierPeak(members, reads, groups, done); got != peak {
 		t.Errorf("done %v: tierPeak %d bytes, the folder held %d at the most", done, got, peak)
+	}
+}
+
+// TestSolveAllProgress: with -progress, -all says before each member
+// which it is, how many are to solve, the share of their positions done
+// and the time the rest may take at the rate so far.
+func TestSolveAllProgress(t *testing.T) {
+	_, errs, code := retro(t, "", "solve", "chess", "-all", "3", "-dir", filepath.Join(t.TempDir(), "tb"), "-progress")
+	if code != 0 {
+		t.Fatalf("solve chess -all 3 -progress: exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{"retro: -all 3: KvK, 1 of 6 to solve, 0.0% of the positions done\n", "retro: -all 3: KPvK, 6 of 6 to solve, "} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr %q; want a line %q", errs, want)
+		}
+	}
+	if got, want := familyLeft(10*time.Second, 1, 4), ", 10s so far, about 30s left"; got != want {
+		t.Errorf("familyLeft(10s, 1 of 4) = %q, want %q", got, want)
+	}
+	if got := familyLeft(10*time.Second, 0, 4); got != "" {
+		t.Errorf("familyLeft before any position: %q, want none", got)
 	}
 }
 
