@@ -22,7 +22,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/internal/text"
@@ -662,9 +661,8 @@ func (sol *Solution) LookupRange(lo, hi uint64, vals []engine.Value, depths []ui
 		if st == nil {
 			return fmt.Errorf("tier: entries [%d, %d): tier %s is not read (Options.FirstGroupOnly)", lo, hi, sol.tiers[k].Name)
 		}
-		for ; at < end; at++ {
-			vals[at-lo], depths[at-lo] = db.Decode(st.code(at - sol.first[k]))
-		}
+		st.decodeRange(at-sol.first[k], end-sol.first[k], vals[at-lo:end-lo], depths[at-lo:end-lo])
+		at = end
 		if end == sol.first[k+1] {
 			dropPages(st.data)
 		}

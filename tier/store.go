@@ -317,6 +317,27 @@ func (s *store) code(i uint64) uint64 {
 	return uint64(binary.LittleEndian.Uint32(codes[4*i:]))
 }
 
+// decodeRange stores the values and depths of entries [lo, hi) in vals
+// and depths: the one-byte codes of the file's mapping in one loop, which
+// the database writer reads every entry of a member's tiers through (a
+// code a call took 9% of KBNvKP's database's CPU), others a code at a
+// time.
+func (s *store) decodeRange(lo, hi uint64, vals []engine.Value, depths []uint64) {
+	if s.h.width != 1 || s.huge != nil {
+		for i := lo; i < hi; i++ {
+			vals[i-lo], depths[i-lo] = db.Decode(s.code(i))
+		}
+		return
+	}
+	for j, c := range s.codes[lo:hi] {
+		if c == overflowCode && s.overEntries != nil {
+			vals[j], depths[j] = db.Decode(s.code(lo + uint64(j)))
+			continue
+		}
+		vals[j], depths[j] = db.Decode(uint64(c))
+	}
+}
+
 // Lookup returns the value and depth of entry i.
 func (s *store) Lookup(i uint64) (engine.Value, uint64, error) {
 	v, d := db.Decode(s.code(i))

@@ -21,7 +21,8 @@ import (
 // TestStoreOverflow writes a tier whose depths pass 126 in a few entries
 // (a chain of 300 moves beside 20,000 lost positions): its file keeps one
 // byte an entry and the few deep codes in its overflow, and reads back
-// every code; a damaged overflow fails the check.
+// every code, a code at a time and in runs; a damaged overflow fails the
+// check.
 func TestStoreOverflow(t *testing.T) {
 	const chain, rest = 300, 20000
 	var src, dst []uint32
@@ -50,6 +51,18 @@ func TestStoreOverflow(t *testing.T) {
 	for i := range r.Size() {
 		if got, c := st.code(i), db.Code(r.Value(i), r.Depth(i)); got != c {
 			t.Fatalf("entry %d: code %d, want %d", i, got, c)
+		}
+	}
+	// decodeRange, as the database writer reads: runs across the
+	// overflowed entries and the others, in one loop.
+	for _, run := range [][2]uint64{{0, r.Size()}, {100, 130}, {120, 140}, {chain - 5, chain + 5}, {7, 7}} {
+		n := run[1] - run[0]
+		vals, depths := make([]engine.Value, n), make([]uint64, n)
+		st.decodeRange(run[0], run[1], vals, depths)
+		for j := range n {
+			if i := run[0] + j; vals[j] != r.Value(i) || depths[j] != r.Depth(i) {
+				t.Fatalf("decodeRange(%d, %d): entry %d %v at %d, want %v at %d", run[0], run[1], i, vals[j], depths[j], r.Value(i), r.Depth(i))
+			}
 		}
 	}
 	data, err := os.ReadFile(path)
