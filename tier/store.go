@@ -334,9 +334,20 @@ func (s *store) decodeRange(lo, hi uint64, vals []engine.Value, depths []uint64)
 			vals[j], depths[j] = db.Decode(s.code(lo + uint64(j)))
 			continue
 		}
-		vals[j], depths[j] = db.Decode(uint64(c))
+		vals[j], depths[j] = byteValues[c], uint64(byteDepths[c])
 	}
 }
+
+// byteValues and byteDepths are db.Decode of each one-byte code, looked
+// up where a run of codes is decoded (a win and a loss alternate by code,
+// a branch the processor mispredicts).
+var byteValues, byteDepths = func() (v [256]engine.Value, d [256]uint8) {
+	for c := range 256 {
+		val, depth := db.Decode(uint64(c))
+		v[c], d[c] = val, uint8(depth)
+	}
+	return v, d
+}()
 
 // Lookup returns the value and depth of entry i.
 func (s *store) Lookup(i uint64) (engine.Value, uint64, error) {
