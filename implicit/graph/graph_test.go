@@ -141,3 +141,16 @@ func TestWriteRead(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLongNumbers: an id written with more than ten digits (leading
+// zeros) is read by the slow path, and its edge is the one written (it
+// was read as 0 -> 0 before).
+func TestReadLongNumbers(t *testing.T) {
+	g, err := Read(strings.NewReader("3 1\n000000000001 2\n"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Moves(1, nil); !slices.Equal(got, []uint64{2}) {
+		t.Errorf("vertex 1 moves to %v, want [2]", got)
+	}
+}

@@ -57,7 +57,7 @@ func Read(r io.Reader, maxBytes uint64) (*Graph, error) {
 		}
 		u, v, ok := edgeLine(line, n)
 		if !ok {
-			if _, _, err := p.pair(line, "edge `u v`", n); err != nil {
+			if u, v, err = p.pair(line, "edge `u v`", n); err != nil {
 				return nil, err
 			}
 		}
@@ -113,7 +113,9 @@ func (p *parser) next() ([]byte, error) {
 
 // edgeLine is the fast path for an edge line: two decimal numbers below n,
 // separated by blanks, optionally followed by blanks. It reports false for
-// anything else, which pair then parses again to say what is wrong.
+// anything else, which pair then parses again: to say what is wrong, or to
+// read the line it takes where this does not (an id of more than ten
+// digits, its leading zeros).
 func edgeLine(b []byte, n uint64) (u, v uint64, ok bool) {
 	i := 0
 	u, i, ok = digits(b, i)
