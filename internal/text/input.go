@@ -79,29 +79,29 @@ func (in *Input) Read(p []byte) (int, error) {
 }
 
 // checkCR counts the lines of b and refuses a '\r' that no '\n' follows.
+// It looks for the '\r's alone and counts the lines between them in one
+// call: a call per line took 10% of a graph's solve (2x10^7 lines).
 func (in *Input) checkCR(b []byte) error {
 	if in.cr && len(b) > 0 && b[0] != '\n' {
 		return in.crError()
 	}
-	for i := 0; ; {
-		k := bytes.IndexAny(b[i:], "\r\n")
+	in.cr = len(b) > 0 && b[len(b)-1] == '\r'
+	for len(b) > 0 {
+		k := bytes.IndexByte(b, '\r')
 		if k < 0 {
+			in.line += bytes.Count(b, newline)
 			break
 		}
-		i += k
-		if b[i] == '\n' {
-			in.line++
-		} else if i+1 < len(b) && b[i+1] != '\n' {
+		in.line += bytes.Count(b[:k], newline)
+		if k+1 < len(b) && b[k+1] != '\n' {
 			return in.crError()
 		}
-		i++
-		if i == len(b) {
-			break
-		}
+		b = b[k+1:]
 	}
-	in.cr = len(b) > 0 && b[len(b)-1] == '\r'
 	return nil
 }
+
+var newline = []byte{'\n'}
 
 func (in *Input) crError() error {
 	return Errorf(in.line, "a carriage return (CR) without a line feed: lines must end with LF or CR LF, not CR alone (convert with tr '\\r' '\\n')")
