@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -113,6 +114,31 @@ func FuzzRead(f *testing.F) {
 		}
 		if err := gametest.Check(g, 50, 1); err != nil && g.Size() > 0 {
 			t.Fatal(err)
+		}
+		// What was accepted means what it says: the edges of a plain
+		// reading of the lines, each vertex's in input order.
+		out := map[uint64][]uint64{}
+		header := true
+		for _, line := range strings.Split(string(data), "\n") {
+			fields := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' })
+			if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+				continue
+			}
+			if header {
+				header = false
+				continue
+			}
+			u, errU := strconv.ParseUint(fields[0], 10, 64)
+			v, errV := strconv.ParseUint(fields[1], 10, 64)
+			if len(fields) != 2 || errU != nil || errV != nil {
+				t.Fatalf("%q accepted with the edge line %q", data, line)
+			}
+			out[u] = append(out[u], v)
+		}
+		for u := range g.Size() {
+			if got := g.Moves(u, nil); !slices.Equal(got, out[u]) {
+				t.Fatalf("%q: vertex %d moves to %v, the lines say %v", data, u, got, out[u])
+			}
 		}
 	})
 }
