@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -140,6 +141,15 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("error %v is not a *ParseError", err)
 			}
 			return
+		}
+		// What was accepted means what it says: the tokens of the
+		// input, the rows as written ('C' is the policeman's other letter).
+		toks := strings.FieldsFunc(string(data), func(r rune) bool { return strings.ContainsRune(" \t\n\r\v\f", r) })
+		rows, _ := strconv.Atoi(toks[0])
+		cols, _ := strconv.Atoi(toks[1])
+		want := fmt.Sprintf("%d %d\n", rows, cols) + strings.ReplaceAll(strings.Join(toks[2:], "\n"), "C", "P") + "\n"
+		if got := b.String(); got != want {
+			t.Fatalf("%q read as %q, want %q", data, got, want)
 		}
 		if b.Rows*b.Cols > 400 {
 			return
