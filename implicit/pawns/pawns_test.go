@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,7 +108,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"0 1\n2 2\nOO\n.X\n", "0 5\n4 5\n...#O\n.#..#\n#O#..\n.#..X\n", "1 1\n3 1\nO\nO\nX\n", "0 1\n16 16\n"} {
+	for _, s := range []string{"0 1\n2 2\nOO\n.X\n", "0 5\n4 5\n...#O\n.#..#\n#O#..\n.#..X\n", "1 1\n3 1\nO\nO\nX\n", "0 1\n16 16\n", "0 2\n3 3\n#.#\nO.O\n.X.\n2 3\nO#O\n.X#\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -118,6 +119,22 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("error %v is not a *ParseError", err)
 			}
 			return
+		}
+		// What was accepted means what it says: the boards write back as
+		// the tokens after the group id and the count.
+		toks := strings.FieldsFunc(string(data), func(r rune) bool { return strings.ContainsRune(" \t\n\r\v\f", r) })
+		var want, got strings.Builder
+		for k := 2; k < len(toks); {
+			rows, _ := strconv.Atoi(toks[k])
+			cols, _ := strconv.Atoi(toks[k+1])
+			fmt.Fprintf(&want, "%d %d\n%s\n", rows, cols, strings.Join(toks[k+2:k+2+rows], "\n"))
+			k += 2 + rows
+		}
+		for _, b := range boards {
+			got.WriteString(b.String())
+		}
+		if got.String() != want.String() {
+			t.Fatalf("%q read as %q, want %q", data, got.String(), want.String())
 		}
 		for _, b := range boards {
 			if b.Rows > 16 || b.Cols > 16 {
