@@ -257,6 +257,7 @@ func TestParseMaterial(t *testing.T) {
 func FuzzParseFEN(f *testing.F) {
 	f.Add("8/8/8/8/8/8/8/K1k5 w - -")
 	f.Add("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1")
+	f.Add("1b2k3/8/3n4/8/8/8/8/2B1K3 b - -")
 	f.Fuzz(func(t *testing.T, fen string) {
 		p, err := ParseFEN(fen)
 		if err != nil {
@@ -265,6 +266,24 @@ func FuzzParseFEN(f *testing.F) {
 		q, err := ParseFEN(p.FEN())
 		if err != nil || q.FEN() != p.FEN() {
 			t.Fatalf("%q read as %q, read again: %q, %v", fen, p.FEN(), q.FEN(), err)
+		}
+		// What was accepted means what it says: the same pieces on the
+		// same squares, the same side to move.
+		squares := func(board string) string {
+			var b strings.Builder
+			for _, c := range board {
+				switch {
+				case c >= '1' && c <= '8':
+					b.WriteString(strings.Repeat(".", int(c-'0')))
+				case c != '/':
+					b.WriteRune(c)
+				}
+			}
+			return b.String()
+		}
+		in, out := strings.Fields(fen), strings.Fields(p.FEN())
+		if squares(in[0]) != squares(out[0]) || in[1] != out[1] {
+			t.Fatalf("%q read as %q", fen, p.FEN())
 		}
 		if p.Legal() {
 			p.Moves(nil)
