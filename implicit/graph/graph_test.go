@@ -120,17 +120,21 @@ func FuzzRead(f *testing.F) {
 		out := map[uint64][]uint64{}
 		header := true
 		for _, line := range strings.Split(string(data), "\n") {
-			fields := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' })
-			if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+			// Blank: nothing but blanks before the end, a CR or a '#'.
+			if rest := strings.TrimLeft(line, " \t"); rest == "" || rest[0] == '\r' || rest[0] == '#' {
 				continue
 			}
+			fields := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' })
 			if header {
 				header = false
 				continue
 			}
+			if len(fields) != 2 {
+				t.Fatalf("%q accepted with the edge line %q", data, line)
+			}
 			u, errU := strconv.ParseUint(fields[0], 10, 64)
 			v, errV := strconv.ParseUint(fields[1], 10, 64)
-			if len(fields) != 2 || errU != nil || errV != nil {
+			if errU != nil || errV != nil {
 				t.Fatalf("%q accepted with the edge line %q", data, line)
 			}
 			out[u] = append(out[u], v)
