@@ -220,6 +220,8 @@ func TestFEN(t *testing.T) {
 		"8/8/8/8/8/8/8/8/K1k5 w - -":     "rank 1 has",
 		"8/8/8/8/8/8/8/K1k5/ w - -":      "rank 1 has",
 		"8/8/8/8/8/8/8/K1k5 w - - 0 1 2": "want 4 fields",
+		"8/8/8/8/8/8/8/K1k5 w - - -1 1":  "halfmove clock \"-1\"",
+		"8/8/8/8/8/8/8/K1k5 w - - 0 x":   "fullmove number \"x\"",
 	} {
 		if _, err := ParseFEN(fen); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want an error with %q", fen, err, want)

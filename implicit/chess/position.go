@@ -2,6 +2,7 @@ package chess
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -215,13 +216,21 @@ func (p *Position) FEN() string {
 // ParseFEN reads a position from FEN: the board, the side to move,
 // castling (only "-") and en passant ("-" or a square on the rank a pawn
 // of the side not to move passes over), and optionally the two move
-// counters, which are ignored. It checks the text, not the rules (see
+// counters, numbers which are ignored. It checks the text, not the rules (see
 // Legal). An error names the field and the character that is wrong.
 func ParseFEN(fen string) (Position, error) {
 	var p Position
 	fields := strings.Fields(fen)
 	if len(fields) != 4 && len(fields) != 6 {
 		return p, fmt.Errorf("FEN %q: want 4 fields (board, side to move, castling, en passant) or 6, got %d", fen, len(fields))
+	}
+	if len(fields) == 6 {
+		counters := [2]struct{ what, text string }{{"halfmove clock", fields[4]}, {"fullmove number", fields[5]}}
+		for _, c := range counters {
+			if _, err := strconv.ParseUint(c.text, 10, 32); err != nil {
+				return p, fmt.Errorf("FEN %q: %s %q: want a number, 0 or more (it is ignored)", fen, c.what, c.text)
+			}
+		}
 	}
 	r, f := 7, 0
 	for i := range len(fields[0]) {
