@@ -126,13 +126,10 @@ func (c *solveRun) solveFamily(d *implicit.Descriptor, fs *flag.FlagSet) error {
 	// The members' own positions measure the way: each line before a
 	// member says where the run is and how long the rest may take.
 	own := func(m string) uint64 {
-		var n uint64
-		if len(tiers[m]) > 0 {
-			for _, t := range groups[tiers[m][0]] {
-				n += t.Size()
-			}
+		if len(tiers[m]) == 0 {
+			return 0
 		}
-		return n
+		return groupSize(groups, tiers[m][0])
 	}
 	var toSolve, solvedSoFar uint64
 	count, at := 0, 0
@@ -290,27 +287,13 @@ func (r *tierReaders) sweep(progress io.Writer, dir string, groups map[string][]
 // for a byte add a little). -all 5: 15.3 GB, where 15.5 GB was measured
 // at the peak (du every 10 s).
 func tierPeak(members []string, tiers map[string][]string, groups map[string][]implicit.Tier, done map[string]bool) uint64 {
-	left := map[string]int{} // the readers still to solve of each game
-	for _, m := range members {
-		if !done[m] {
-			for _, g := range tiers[m] {
-				left[g]++
-			}
-		}
-	}
-	size := func(g string) uint64 {
-		var b uint64
-		for _, t := range groups[g] {
-			b += t.Size()
-		}
-		return b
-	}
+	left := newTierReaders(members, tiers, done).left
 	live := map[string]bool{}
 	var now uint64
-	for _, g := range slices.Sorted(maps.Keys(left)) {
-		if done[g] {
+	for g, n := range left {
+		if n > 0 && done[g] {
 			live[g] = true
-			now += size(g)
+			now += groupSize(groups, g)
 		}
 	}
 	peak := now
@@ -321,18 +304,28 @@ func tierPeak(members []string, tiers map[string][]string, groups map[string][]i
 		for _, g := range tiers[m] {
 			if !live[g] {
 				live[g] = true
-				now += size(g)
+				now += groupSize(groups, g)
 			}
 		}
 		peak = max(peak, now)
 		for _, g := range tiers[m] {
 			if left[g]--; left[g] == 0 {
 				delete(live, g)
-				now -= size(g)
+				now -= groupSize(groups, g)
 			}
 		}
 	}
 	return peak
+}
+
+// groupSize returns the positions of game g's tiers: the bytes of their
+// files, a byte a position.
+func groupSize(groups map[string][]implicit.Tier, g string) uint64 {
+	var n uint64
+	for _, t := range groups[g] {
+		n += t.Size()
+	}
+	return n
 }
 
 // checkTierDisk refuses to start where the file system of dir, the shared
