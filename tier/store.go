@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -205,7 +204,7 @@ func (s *store) load() {
 // file's pages (they stay in the page cache for the next read).
 func (s *store) unloadCodes() {
 	if s.huge != nil {
-		s.huge.unmap()
+		s.huge.release()
 		s.codes, s.huge = s.mapped, nil
 	}
 	dropPages(s.data)
@@ -218,32 +217,47 @@ const hugePage = bitset.HugePage
 // at a time once lookups have read a share of it: a parent that reaches
 // part of a child keeps that part in memory, not the whole (a chess
 // endgame's promotions reach the child with the other side to move, half
-// its positions). Until then lookups read the file's mapping, whose small
-// pages come into memory one by one: a parent that reads a few small pages
-// of each huge page (a pawn's promotion puts the new piece on one square
-// of the 64, and the child's index is in runs of that piece's square)
-// keeps only those.
+// its positions). Until then each cache line that lookups read is copied
+// into a pool of lines, and the file's pages it came from are given back
+// every few lines: a parent that reads a few lines of each small page
+// keeps only those. A pawn's promotion puts the new piece on a square of
+// the last rank (one of its images under the child's symmetries): where
+// that piece's square is not the first digit of the child's index, its
+// parents read a few lines of every small page of the child's half. When
+// the copy kept whole small pages (a huge page filled once a quarter of
+// its small pages had been read), a promoting tier of KRPvKR peaked at
+// 584 MB, 460 of them copies of its four children; with lines, 251 MB,
+// in the same time.
 type hugeCodes struct {
 	copy  []byte // the copy: mapped whole, in memory where filled
 	src   []byte // the codes in the file's mapping
 	unmap func() error
 	// skew is copy's offset in its first huge page: byte b of the copy is
-	// in the copy's huge page (skew+b)/hugePage.
+	// in the copy's huge page (skew+b)/hugePage, and in its line
+	// (skew+b)/lineSize (skew is a multiple of the small page).
 	skew   uint64
 	filled []atomic.Uint32 // filled[j] != 0 once the copy's huge page j holds its codes
-	// read[j] marks the small pages of huge page j that lookups read in
-	// the file's mapping before it is filled.
-	read [][smallPerHuge / 64]atomic.Uint64
-	mu   sync.Mutex // held while a page is filled
+	// lines[j] has, for each line of huge page j not filled, its slot in
+	// pool plus one (0: not copied); nil once the page is filled.
+	lines     []atomic.Pointer[[linesPerHuge]atomic.Uint32]
+	copied    []atomic.Uint32 // copied[j]: the lines of huge page j in pool
+	pool      []byte          // the lines copied, in the order copied: mapped, in memory where used
+	unmapPool func() error
+	used      atomic.Uint64 // pool's slots handed out
+	mu        sync.Mutex    // held while a page is filled or given its table of lines
 }
 
-// smallPage is the size of the file mapping's pages; smallPerHuge is the
-// number of them in a huge page, and fillAt the number read, a quarter,
-// from which the huge page is copied.
+// lineSize is the unit in which hugeCodes copies what lookups read before
+// a huge page is filled: a cache line. linesPerHuge is the lines of a
+// huge page, fillLines the number copied (a quarter) from which the huge
+// page is filled whole, and dropEvery the lines copied between two
+// givings back of the file's pages (each read of the mapping brings in
+// up to 16 small pages around it: at most 64 MiB between two).
 const (
-	smallPage    = 4096
-	smallPerHuge = hugePage / smallPage
-	fillAt       = smallPerHuge / 4
+	lineSize     = 64
+	linesPerHuge = hugePage / lineSize
+	fillLines    = linesPerHuge / 4
+	dropEvery    = 1024
 )
 
 // newHugeCodes returns an empty copy of the codes src in huge pages
@@ -255,32 +269,92 @@ func newHugeCodes(src []byte) *hugeCodes {
 	}
 	skew := uint64(uintptr(unsafe.Pointer(&c[0])) % hugePage)
 	pages := (skew + uint64(len(c)) + hugePage - 1) / hugePage
+	// A page is filled once fillLines of its lines are copied: the pool
+	// holds at most that many a page, and a slot or two per page that a
+	// lookup lost to another's copy of the same line.
+	pool, unmapPool := bitset.MapHuge(pages * (fillLines + 64) * lineSize)
+	if pool == nil {
+		unmap()
+		return nil
+	}
 	return &hugeCodes{copy: c, src: src, unmap: unmap, skew: skew,
-		filled: make([]atomic.Uint32, pages), read: make([][smallPerHuge / 64]atomic.Uint64, pages)}
+		filled: make([]atomic.Uint32, pages),
+		lines:  make([]atomic.Pointer[[linesPerHuge]atomic.Uint32], pages),
+		copied: make([]atomic.Uint32, pages),
+		pool:   pool, unmapPool: unmapPool}
 }
 
-// at returns the bytes that hold the codes' byte b, in the same place as
-// the codes: the copy where its huge page is filled, the file's mapping
-// otherwise. A read of a small page not read before counts toward filling
-// the huge page.
-func (h *hugeCodes) at(b uint64) []byte {
-	j := (h.skew + b) / hugePage
+// release gives the copy's memory and the pool's back.
+func (h *hugeCodes) release() error {
+	return errors.Join(h.unmap(), h.unmapPool())
+}
+
+// at returns where the codes' byte b is read: buf[off]. The bytes of a
+// code of 2 or 4 bytes follow it there (a code never crosses a line).
+// The copy holds it where its huge page is filled; elsewhere the pool does,
+// once a lookup has copied its line there.
+func (h *hugeCodes) at(b uint64) (buf []byte, off uint64) {
+	v := h.skew + b
+	j := v / hugePage
 	if h.filled[j].Load() != 0 {
-		return h.copy
+		return h.copy, b
 	}
-	k := (h.skew + b) % hugePage / smallPage
-	w, bit := &h.read[j][k/64], uint64(1)<<(k%64)
-	if w.Load()&bit == 0 && w.Or(bit)&bit == 0 {
-		n := 0
-		for x := range h.read[j] {
-			n += bits.OnesCount64(h.read[j][x].Load())
-		}
-		if n >= fillAt {
-			h.fill(j)
-			return h.copy
+	lines := h.lines[j].Load()
+	if lines == nil {
+		if lines = h.table(j); lines == nil {
+			return h.copy, b // filled meanwhile
 		}
 	}
-	return h.src
+	l := v % hugePage / lineSize
+	slot := lines[l].Load()
+	if slot == 0 {
+		if slot = h.copyLine(j, lines, l, v); slot == 0 {
+			return h.copy, b
+		}
+	}
+	return h.pool, uint64(slot-1)*lineSize + v%lineSize
+}
+
+// table returns huge page j's table of lines, made if it has none; nil if
+// the page is filled.
+func (h *hugeCodes) table(j uint64) *[linesPerHuge]atomic.Uint32 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.filled[j].Load() != 0 {
+		return nil
+	}
+	if t := h.lines[j].Load(); t != nil {
+		return t
+	}
+	t := new([linesPerHuge]atomic.Uint32)
+	h.lines[j].Store(t)
+	return t
+}
+
+// copyLine copies line l of huge page j, where byte v-skew of the codes
+// is, into the pool and returns its slot plus one, or another lookup's if
+// that one copied it first; 0 where the page is filled instead (it has
+// fillLines lines in the pool now, or the pool is full).
+func (h *hugeCodes) copyLine(j uint64, lines *[linesPerHuge]atomic.Uint32, l, v uint64) uint32 {
+	slot := h.used.Add(1)
+	if slot*lineSize > uint64(len(h.pool)) {
+		h.fill(j)
+		return 0
+	}
+	lo := v - v%lineSize - h.skew
+	hi := min(lo+lineSize, uint64(len(h.src)))
+	copy(h.pool[(slot-1)*lineSize:], h.src[lo:hi])
+	if !lines[l].CompareAndSwap(0, uint32(slot)) {
+		return lines[l].Load()
+	}
+	if slot%dropEvery == 0 {
+		dropPages(h.src)
+	}
+	if h.copied[j].Add(1) >= fillLines {
+		h.fill(j)
+		return 0
+	}
+	return uint32(slot)
 }
 
 // fill copies the codes of the copy's huge page j from the file's mapping,
@@ -296,25 +370,26 @@ func (h *hugeCodes) fill(j uint64) {
 	copy(h.copy[lo:hi], h.src[lo:hi])
 	dropPages(h.src[lo:hi])
 	h.filled[j].Store(1)
+	h.lines[j].Store(nil)
 }
 
 // code returns the code of entry i.
 func (s *store) code(i uint64) uint64 {
-	codes := s.codes
+	codes, off := s.codes, uint64(s.h.width)*i
 	if s.huge != nil {
-		codes = s.huge.at(uint64(s.h.width) * i)
+		codes, off = s.huge.at(off)
 	}
 	switch s.h.width {
 	case 1:
-		if c := codes[i]; c != overflowCode || s.overEntries == nil {
+		if c := codes[off]; c != overflowCode || s.overEntries == nil {
 			return uint64(c)
 		}
 		k, _ := slices.BinarySearch(s.overEntries, i)
 		return s.overCodes[k]
 	case 2:
-		return uint64(binary.LittleEndian.Uint16(codes[2*i:]))
+		return uint64(binary.LittleEndian.Uint16(codes[off:]))
 	}
-	return uint64(binary.LittleEndian.Uint32(codes[4*i:]))
+	return uint64(binary.LittleEndian.Uint32(codes[off:]))
 }
 
 // decodeRange stores the values and depths of entries [lo, hi) in vals
@@ -361,7 +436,7 @@ func (s *store) Size() uint64 { return s.h.entries }
 func (s *store) close() error {
 	var err error
 	if s.huge != nil {
-		err = s.huge.unmap()
+		err = s.huge.release()
 		s.huge = nil
 	}
 	if s.unmap == nil {

@@ -139,9 +139,10 @@ func TestPrepareDirTemporaries(t *testing.T) {
 }
 
 // TestHugeCodesFillOnRead reads bytes of a copy made by hugeCodes: each
-// reads as the file it is copied from holds it; a huge page is filled once
-// a quarter of its small pages have been read, and not before (a page
-// never filled reads as zero in the copy).
+// reads as the file it is copied from holds it; reads of a few lines of
+// each small page copy those lines alone, and a huge page is filled once
+// a quarter of its lines have been read, and not before (a page never
+// filled reads as zero in the copy).
 func TestHugeCodesFillOnRead(t *testing.T) {
 	want := make([]byte, 5*hugePage+12345)
 	for i := range want {
@@ -160,33 +161,43 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 	if h == nil {
 		t.Skip("no huge pages to map here")
 	}
-	defer h.unmap()
-	read := func(h *hugeCodes, b uint64) bool { return h.at(b)[b] == want[b] }
-	// Sparse reads, many in a few small pages of each huge page (as a
-	// pawn's promotions read a child): no page is filled.
-	for b := uint64(0); b < uint64(len(want)); b += hugePage / 8 {
-		for d := range uint64(100) {
-			if b+d < uint64(len(want)) && !read(h, b+d) {
-				t.Fatalf("byte %d reads %d, want %d", b+d, h.at(b + d)[b+d], want[b+d])
+	defer h.release()
+	read := func(h *hugeCodes, b uint64) bool {
+		buf, off := h.at(b)
+		return buf[off] == want[b]
+	}
+	// Sparse reads, a line in 8 of every small page (as a pawn's
+	// promotions read a child), each line read 3 times: no page is filled,
+	// and the pool holds each line read once.
+	lines := uint64(0)
+	for b := uint64(0); b < uint64(len(want)); b += 8 * lineSize {
+		lines++
+		for d := range uint64(3) {
+			if !read(h, b+d) {
+				buf, off := h.at(b + d)
+				t.Fatalf("byte %d reads %d, want %d", b+d, buf[off], want[b+d])
 			}
 		}
 	}
 	for j := range h.filled {
 		if h.filled[j].Load() != 0 {
-			t.Fatalf("huge page %d was filled after reads of a few of its small pages", j)
+			t.Fatalf("huge page %d was filled after reads of a line in 8", j)
 		}
 	}
-	// A quarter of the small pages of the copy's second huge page: it is
-	// filled, and it alone.
+	if got := h.used.Load(); got != lines {
+		t.Fatalf("the pool holds %d lines after reads of %d", got, lines)
+	}
+	// A quarter of the lines of the copy's second huge page (some read
+	// above): it is filled, and it alone.
 	first := hugePage - h.skew
-	for k := range uint64(fillAt) {
-		if b := first + k*smallPage + 17; !read(h, b) {
+	for k := range uint64(fillLines) {
+		if b := first + k*lineSize + 17; !read(h, b) {
 			t.Fatalf("byte %d reads wrong", b)
 		}
 	}
 	for j := range h.filled {
 		if filled := h.filled[j].Load() != 0; filled != (j == 1) {
-			t.Fatalf("huge page %d filled: %v, after a quarter of page 1's small pages were read", j, filled)
+			t.Fatalf("huge page %d filled: %v, after a quarter of page 1's lines were read", j, filled)
 		}
 	}
 	for b := range uint64(len(want)) {
@@ -194,17 +205,22 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 			t.Fatalf("byte %d of the copy is %d (huge page %d)", b, h.copy[b], j)
 		}
 	}
+	for b := range uint64(len(want)) {
+		if !read(h, b) {
+			t.Fatalf("byte %d reads wrong after page 1 was filled", b)
+		}
+	}
 	// Readers at once, as a tier's workers look up its child: each byte
 	// reads as the file holds it, whichever reader filled its page, and
 	// reads spread over every small page fill every whole huge page.
 	g := newHugeCodes(src)
-	defer g.unmap()
+	defer g.release()
 	var wg sync.WaitGroup
 	bad := make([]int, 4)
 	for w := range bad {
 		wg.Go(func() {
 			r := rand.New(rand.NewPCG(uint64(w), 1))
-			for range 20000 {
+			for range 100000 {
 				if !read(g, r.Uint64N(uint64(len(want)))) {
 					bad[w]++
 				}
