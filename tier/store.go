@@ -226,7 +226,7 @@ const hugePage = bitset.HugePage
 // parents read a few lines of every small page of the child's half. When
 // the copy kept whole small pages (a huge page filled once a quarter of
 // its small pages had been read), a promoting tier of KRPvKR peaked at
-// 584 MB, 460 of them copies of its four children; with lines, 251 MB,
+// 570 MiB, 460 of them copies of its four children; with lines, 245 MiB,
 // in the same time.
 type hugeCodes struct {
 	copy  []byte // the copy: mapped whole, in memory where filled
