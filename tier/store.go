@@ -184,8 +184,9 @@ type store struct {
 	overEntries, overCodes []uint64
 }
 
-// hugeLoad is the size of codes from which load copies them.
-const hugeLoad = 16 << 20
+// hugeLoad is the size of codes from which load copies them (a variable
+// for the tests, which copy every child).
+var hugeLoad = 16 << 20
 
 // load copies large codes into huge pages, where the many random lookups
 // of a child's parents miss the TLB far less than in the file's mapping,

@@ -165,6 +165,37 @@ func TestRandomGraphs(t *testing.T) {
 	}
 }
 
+// TestChildrenCopied solves random tiered graphs with every child's codes
+// read through hugeCodes (its lines copied as lookups read them, its huge
+// pages filled once a quarter of their lines are read: the last graph's
+// children, of a million codes or more, fill some), on 3 workers: the
+// same values and depths as the sequential engine's.
+func TestChildrenCopied(t *testing.T) {
+	defer tier.SetHugeLoad(1)()
+	ctx := context.Background()
+	seeds := uint64(13)
+	if testing.Short() {
+		seeds-- // not the large one
+	}
+	for seed := range seeds {
+		n := 3000 + seed*7919%60000
+		if seed == 12 {
+			n = 3_000_000
+		}
+		g := randomTiered(n, n*(1+seed%3), 2+int(seed%4), seed)
+		want, err := engine.Sequential(ctx, g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sol, err := tier.Solve(ctx, g, tier.Options{Dir: t.TempDir(), Fingerprint: "test", Engine: engine.Options{Workers: 3}})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		sameValues(t, fmt.Sprintf("seed %d", seed), sol, want, n)
+		sol.Close()
+	}
+}
+
 // sharedTiers is a tieredGraph whose tiers are shared by a family
 // (implicit.SharedTiers).
 type sharedTiers struct{ tieredGraph }
