@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -216,20 +217,29 @@ func (s *store) unloadCodes() {
 const hugePage = bitset.HugePage
 
 // hugeCodes is a copy of a tier's codes in huge pages, filled a huge page
-// at a time once lookups have read a share of it: a parent that reaches
-// part of a child keeps that part in memory, not the whole (a chess
-// endgame's promotions reach the child with the other side to move, half
-// its positions). Until then each cache line that lookups read is copied
-// into a pool of lines, and the file's pages it came from are given back
-// every few lines: a parent that reads a few lines of each small page
-// keeps only those. A pawn's promotion puts the new piece on a square of
-// the last rank (one of its images under the child's symmetries): where
-// that piece's square is not the first digit of the child's index, its
-// parents read a few lines of every small page of the child's half. When
-// the copy kept whole small pages (a huge page filled once a quarter of
-// its small pages had been read), a promoting tier of KRPvKR peaked at
-// 570 MiB, 460 of them copies of its four children; with lines, 245 MiB,
-// in the same time.
+// at a time once lookups read all over it: a parent that reaches part of a
+// child keeps that part in memory, not the whole (a chess endgame's
+// promotions reach the child with the other side to move, half its
+// positions). Until then each cache line that lookups read is copied into
+// a pool of lines, and the file's pages it came from are given back every
+// few lines: a parent that reads a few lines of each small page keeps only
+// those.
+//
+// A pawn's promotion puts the new piece on a square of the last rank, one
+// of 8 images under the child's symmetries. Where that piece's square is
+// the child's index's last digit but one (KRBvKR: the bishop's), its
+// parents read every small page of the child's half, and in each the lines
+// of those 8 squares; where it is the first digit (KQRvKR: the queen's),
+// an eighth of the small pages whole. Both stay lines. Where it is the
+// last digit (KBBNvK: the knight's), or the parent's pawn advances into
+// the next tier of its endgame, lookups read lines at more than 8 places
+// of most small pages, and a quarter of them so crowded fill the huge page
+// after a few thousand lines. Measured on the own tiers of KRPvKR and
+// KBBPvK, their children solved (bench/chess-rtbgen.sh's way): with a huge
+// page filled once a quarter of its small pages had been read, 603 and
+// 556 MiB at the peak; with lines as here, 324 and 413 MiB in the same
+// time; filling only a page with a quarter of its lines copied (8,192),
+// 245 and 456 MiB, and KBBPvK 8% slower.
 type hugeCodes struct {
 	copy  []byte // the copy: mapped whole, in memory where filled
 	src   []byte // the codes in the file's mapping
@@ -241,25 +251,43 @@ type hugeCodes struct {
 	filled []atomic.Uint32 // filled[j] != 0 once the copy's huge page j holds its codes
 	// lines[j] has, for each line of huge page j not filled, its slot in
 	// pool plus one (0: not copied); nil once the page is filled.
-	lines     []atomic.Pointer[[linesPerHuge]atomic.Uint32]
-	copied    []atomic.Uint32 // copied[j]: the lines of huge page j in pool
-	pool      []byte          // the lines copied, in the order copied: mapped, in memory where used
+	lines []atomic.Pointer[[linesPerHuge]atomic.Uint32]
+	// reads[j] is what lookups have read of huge page j before it is
+	// filled, for the decision to fill it.
+	reads     []pageReads
+	pool      []byte // the lines copied, in the order copied: mapped, in memory where used
 	unmapPool func() error
 	used      atomic.Uint64 // pool's slots handed out
 	mu        sync.Mutex    // held while a page is filled or given its table of lines
 }
 
+// pageReads is what lookups have read of a huge page not yet filled: the
+// lines copied, and for each small page the places of its lines copied
+// (their numbers within it), with the number of small pages crowded:
+// with lines at more than crowdedPlaces places.
+type pageReads struct {
+	lines   atomic.Uint32
+	crowded atomic.Uint32
+	places  [smallPerHuge]atomic.Uint64
+}
+
 // lineSize is the unit in which hugeCodes copies what lookups read before
 // a huge page is filled: a cache line. linesPerHuge is the lines of a
-// huge page, fillLines the number copied (a quarter) from which the huge
-// page is filled whole, and dropEvery the lines copied between two
-// givings back of the file's pages (each read of the mapping brings in
+// huge page and smallPerHuge its small pages; a huge page is read all over
+// and filled once fillSmall of its small pages (a quarter) have lines
+// copied at more than crowdedPlaces of their 64 places, or fillLines of
+// its lines (a quarter) are copied; dropEvery is the lines copied between
+// two givings back of the file's pages (each read of the mapping brings in
 // up to 16 small pages around it: at most 64 MiB between two).
 const (
-	lineSize     = 64
-	linesPerHuge = hugePage / lineSize
-	fillLines    = linesPerHuge / 4
-	dropEvery    = 1024
+	lineSize      = 64
+	smallPage     = 4096
+	linesPerHuge  = hugePage / lineSize
+	smallPerHuge  = hugePage / smallPage
+	crowdedPlaces = 8
+	fillSmall     = smallPerHuge / 4
+	fillLines     = linesPerHuge / 4
+	dropEvery     = 1024
 )
 
 // newHugeCodes returns an empty copy of the codes src in huge pages
@@ -282,7 +310,7 @@ func newHugeCodes(src []byte) *hugeCodes {
 	return &hugeCodes{copy: c, src: src, unmap: unmap, skew: skew,
 		filled: make([]atomic.Uint32, pages),
 		lines:  make([]atomic.Pointer[[linesPerHuge]atomic.Uint32], pages),
-		copied: make([]atomic.Uint32, pages),
+		reads:  make([]pageReads, pages),
 		pool:   pool, unmapPool: unmapPool}
 }
 
@@ -335,8 +363,8 @@ func (h *hugeCodes) table(j uint64) *[linesPerHuge]atomic.Uint32 {
 
 // copyLine copies line l of huge page j, where byte v-skew of the codes
 // is, into the pool and returns its slot plus one, or another lookup's if
-// that one copied it first; 0 where the page is filled instead (it has
-// fillLines lines in the pool now, or the pool is full).
+// that one copied it first; 0 where the page is filled instead (read all
+// over, or the pool is full).
 func (h *hugeCodes) copyLine(j uint64, lines *[linesPerHuge]atomic.Uint32, l, v uint64) uint32 {
 	slot := h.used.Add(1)
 	if slot*lineSize > uint64(len(h.pool)) {
@@ -352,11 +380,23 @@ func (h *hugeCodes) copyLine(j uint64, lines *[linesPerHuge]atomic.Uint32, l, v 
 	if slot%dropEvery == 0 {
 		dropPages(h.src)
 	}
-	if h.copied[j].Add(1) >= fillLines {
+	if h.reads[j].add(l) {
 		h.fill(j)
 		return 0
 	}
 	return uint32(slot)
+}
+
+// add records the copy of line l of a huge page, and reports whether the
+// page is now read all over.
+func (r *pageReads) add(l uint64) bool {
+	small, bit := l/(smallPage/lineSize), uint64(1)<<(l%(smallPage/lineSize))
+	if old := r.places[small].Or(bit); bits.OnesCount64(old) == crowdedPlaces && old&bit == 0 {
+		if r.crowded.Add(1) >= fillSmall {
+			return true
+		}
+	}
+	return r.lines.Add(1) >= fillLines
 }
 
 // fill copies the codes of the copy's huge page j from the file's mapping,

@@ -139,10 +139,11 @@ func TestPrepareDirTemporaries(t *testing.T) {
 }
 
 // TestHugeCodesFillOnRead reads bytes of a copy made by hugeCodes: each
-// reads as the file it is copied from holds it; reads of a few lines of
-// each small page copy those lines alone, and a huge page is filled once
-// a quarter of its lines have been read, and not before (a page never
-// filled reads as zero in the copy).
+// reads as the file it is copied from holds it; reads of a line at a few
+// places of each small page, or of whole small pages here and there, copy
+// those lines alone; a huge page is filled once lookups read lines at more
+// than 8 places of a quarter of its small pages, and not before (a page
+// never filled reads as zero in the copy).
 func TestHugeCodesFillOnRead(t *testing.T) {
 	want := make([]byte, 5*hugePage+12345)
 	for i := range want {
@@ -167,11 +168,11 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 		return buf[off] == want[b]
 	}
 	// Sparse reads, a line in 8 of every small page (as a pawn's
-	// promotions read a child), each line read 3 times: no page is filled,
-	// and the pool holds each line read once.
-	lines := uint64(0)
-	for b := uint64(0); b < uint64(len(want)); b += 8 * lineSize {
-		lines++
+	// promotions read a child whose new piece is the index's last digit
+	// but one), each line read 3 times; then whole small pages, one in 8
+	// (a child whose new piece is its first digit): no page is filled, and
+	// the pool holds each line read once.
+	readAll := func(h *hugeCodes, b uint64) {
 		for d := range uint64(3) {
 			if !read(h, b+d) {
 				buf, off := h.at(b + d)
@@ -179,25 +180,47 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 			}
 		}
 	}
-	for j := range h.filled {
-		if h.filled[j].Load() != 0 {
-			t.Fatalf("huge page %d was filled after reads of a line in 8", j)
+	sparse := func(h *hugeCodes, lines uint64) {
+		t.Helper()
+		for j := range h.filled {
+			if h.filled[j].Load() != 0 {
+				t.Fatalf("huge page %d was filled after sparse reads", j)
+			}
+		}
+		if got := h.used.Load(); got != lines {
+			t.Fatalf("the pool holds %d lines after reads of %d", got, lines)
 		}
 	}
-	if got := h.used.Load(); got != lines {
-		t.Fatalf("the pool holds %d lines after reads of %d", got, lines)
+	wholeSmall := newHugeCodes(src)
+	defer wholeSmall.release()
+	lines := uint64(0)
+	for b := uint64(0); b+smallPage <= uint64(len(want)); b += 8 * smallPage {
+		for l := range uint64(smallPage / lineSize) {
+			lines++
+			readAll(wholeSmall, b+l*lineSize)
+		}
 	}
-	// A quarter of the lines of the copy's second huge page (some read
-	// above): it is filled, and it alone.
+	sparse(wholeSmall, lines)
+	lines = 0
+	for b := uint64(0); b < uint64(len(want)); b += 8 * lineSize {
+		lines++
+		readAll(h, b)
+	}
+	sparse(h, lines)
+	// Lines at more than crowdedPlaces places of each of a quarter of the
+	// small pages of the copy's second huge page: it is filled, and it
+	// alone.
 	first := hugePage - h.skew
-	for k := range uint64(fillLines) {
-		if b := first + k*lineSize + 17; !read(h, b) {
-			t.Fatalf("byte %d reads wrong", b)
+	for k := range uint64(fillSmall) {
+		for q := range uint64(crowdedPlaces + 1) {
+			if b := first + k*smallPage + (k+q*7)%64*lineSize + 17; !read(h, b) {
+				t.Fatalf("byte %d reads wrong", b)
+			}
 		}
 	}
 	for j := range h.filled {
 		if filled := h.filled[j].Load() != 0; filled != (j == 1) {
-			t.Fatalf("huge page %d filled: %v, after a quarter of page 1's lines were read", j, filled)
+			t.Fatalf("huge page %d filled: %v, after lines all over page 1 were read", j, filled)
 		}
 	}
 	for b := range uint64(len(want)) {
