@@ -237,7 +237,7 @@ const hugePage = bitset.HugePage
 // after a few thousand lines. Measured on the own tiers of KRPvKR and
 // KBBPvK, their children solved (bench/chess-rtbgen.sh's way): with a huge
 // page filled once a quarter of its small pages had been read, 603 and
-// 556 MiB at the peak; with lines as here, 324 and 413 MiB in the same
+// 556 MiB at the peak; with lines as here, 256-324 and 411-413 MiB in the same
 // time; filling only a page with a quarter of its lines copied (8,192),
 // 245 and 456 MiB, and KBBPvK 8% slower.
 type hugeCodes struct {
