@@ -192,8 +192,8 @@ var hugeLoad = 16 << 20
 // load copies large codes into huge pages, where the many random lookups
 // of a child's parents miss the TLB far less than in the file's mapping,
 // whose pages it gives back (they stay in the page cache). The copy is made
-// a line at a time as lookups read them, and a huge page at a time once a
-// quarter of its lines are read (hugeCodes).
+// a line at a time as lookups read them, and a huge page at a time once
+// they read it all over (hugeCodes).
 func (s *store) load() {
 	if len(s.codes) < hugeLoad || s.huge != nil {
 		return
