@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -162,9 +161,7 @@ func (c Config) child(ctx context.Context, name, eng string, workers int) (run, 
 		return run{}, fmt.Errorf("bench-child printed %q: %v", out, err)
 	}
 	r.elapsed = time.Duration(ns)
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.peakRSS = uint64(ru.Maxrss) * 1024 // kilobytes on Linux
-	}
+	r.peakRSS = peakRSS(cmd.ProcessState)
 	return r, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"syscall"
-	"unsafe"
 )
 
 // mapFile maps the file at path read-only and returns its bytes and the
@@ -32,23 +31,6 @@ func mapFile(path string) ([]byte, func() error, error) {
 		return nil, nil, fmt.Errorf("mapping %s: %w", path, err)
 	}
 	return b, func() error { return syscall.Munmap(b) }, nil
-}
-
-// dropPages takes the pages of a mapped file's bytes out of the process's
-// memory; they stay in the page cache, and a later read maps them again.
-// Of a range that starts or ends inside a page, the whole pages within it
-// are taken.
-func dropPages(b []byte) {
-	const page = 4096
-	if len(b) == 0 {
-		return
-	}
-	start := uintptr(unsafe.Pointer(&b[0]))
-	lo, hi := (start+page-1)&^(page-1), (start+uintptr(len(b)))&^(page-1)
-	if hi <= lo {
-		return
-	}
-	syscall.Madvise(b[lo-start:hi-start], syscall.MADV_DONTNEED)
 }
 
 // alive reports whether process pid runs on this machine (or may: one of
