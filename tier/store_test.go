@@ -167,11 +167,11 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 		buf, off := h.at(b)
 		return buf[off] == want[b]
 	}
-	// Sparse reads, a line in 8 of every small page (as a pawn's
-	// promotions read a child whose new piece is the index's last digit
-	// but one), each line read 3 times; then whole small pages, one in 8
-	// (a child whose new piece is its first digit): no page is filled, and
-	// the pool holds each line read once.
+	// Sparse reads, each line read 3 times, of two copies: whole small
+	// pages, one in 8 (as a pawn's promotions read a child whose new piece
+	// is its index's first digit), and a line in 8 of every small page (a
+	// child whose new piece is the last digit but one): no page is filled,
+	// and the pool holds each line read once.
 	readAll := func(h *hugeCodes, b uint64) {
 		for d := range uint64(3) {
 			if !read(h, b+d) {

@@ -167,7 +167,7 @@ func TestRandomGraphs(t *testing.T) {
 
 // TestChildrenCopied solves random tiered graphs with every child's codes
 // read through hugeCodes (its lines copied as lookups read them, its huge
-// pages filled once a quarter of their lines are read: the last graph's
+// pages filled once lookups read them all over: the last graph's
 // children, of a million codes or more, fill some), on 3 workers: the
 // same values and depths as the sequential engine's.
 func TestChildrenCopied(t *testing.T) {
