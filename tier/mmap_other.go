@@ -11,9 +11,6 @@ func mapFile(path string) ([]byte, func() error, error) {
 	return b, func() error { return nil }, err
 }
 
-// dropPages does nothing: the bytes were read, not mapped.
-func dropPages([]byte) {}
-
 // alive reports that process pid may run: there is no asking here, and a
 // temporary file of a solve that may run is kept.
 func alive(int) bool { return true }

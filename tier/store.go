@@ -249,24 +249,23 @@ type hugeCodes struct {
 	// (skew+b)/lineSize (skew is a multiple of the small page).
 	skew   uint64
 	filled []atomic.Uint32 // filled[j] != 0 once the copy's huge page j holds its codes
-	// lines[j] has, for each line of huge page j not filled, its slot in
-	// pool plus one (0: not copied); nil once the page is filled.
-	lines []atomic.Pointer[[linesPerHuge]atomic.Uint32]
-	// reads[j] is what lookups have read of huge page j before it is
-	// filled, for the decision to fill it.
-	reads     []pageReads
+	// lines[j] is huge page j's lines in pool, made at its first lookup;
+	// nil once the page is filled.
+	lines     []atomic.Pointer[pageLines]
 	pool      []byte // the lines copied, in the order copied: mapped, in memory where used
 	unmapPool func() error
 	used      atomic.Uint64 // pool's slots handed out
 	mu        sync.Mutex    // held while a page is filled or given its table of lines
 }
 
-// pageReads is what lookups have read of a huge page not yet filled: the
-// lines copied, and for each small page the places of its lines copied
-// (their numbers within it), with the number of small pages crowded:
-// with lines at more than crowdedPlaces places.
-type pageReads struct {
-	lines   atomic.Uint32
+// pageLines is what lookups have read of a huge page not yet filled: the
+// slot in pool of each of its lines plus one (0: not copied), the lines
+// copied, and for each small page the places of its lines copied (their
+// numbers within it), with the number of small pages crowded: with lines
+// at more than crowdedPlaces places.
+type pageLines struct {
+	slots   [linesPerHuge]atomic.Uint32
+	copied  atomic.Uint32
 	crowded atomic.Uint32
 	places  [smallPerHuge]atomic.Uint64
 }
@@ -309,8 +308,7 @@ func newHugeCodes(src []byte) *hugeCodes {
 	}
 	return &hugeCodes{copy: c, src: src, unmap: unmap, skew: skew,
 		filled: make([]atomic.Uint32, pages),
-		lines:  make([]atomic.Pointer[[linesPerHuge]atomic.Uint32], pages),
-		reads:  make([]pageReads, pages),
+		lines:  make([]atomic.Pointer[pageLines], pages),
 		pool:   pool, unmapPool: unmapPool}
 }
 
@@ -336,7 +334,7 @@ func (h *hugeCodes) at(b uint64) (buf []byte, off uint64) {
 		}
 	}
 	l := v % hugePage / lineSize
-	slot := lines[l].Load()
+	slot := lines.slots[l].Load()
 	if slot == 0 {
 		if slot = h.copyLine(j, lines, l, v); slot == 0 {
 			return h.copy, b
@@ -345,9 +343,9 @@ func (h *hugeCodes) at(b uint64) (buf []byte, off uint64) {
 	return h.pool, uint64(slot-1)*lineSize + v%lineSize
 }
 
-// table returns huge page j's table of lines, made if it has none; nil if
-// the page is filled.
-func (h *hugeCodes) table(j uint64) *[linesPerHuge]atomic.Uint32 {
+// table returns huge page j's lines, made if it has none; nil if the page
+// is filled.
+func (h *hugeCodes) table(j uint64) *pageLines {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.filled[j].Load() != 0 {
@@ -356,7 +354,7 @@ func (h *hugeCodes) table(j uint64) *[linesPerHuge]atomic.Uint32 {
 	if t := h.lines[j].Load(); t != nil {
 		return t
 	}
-	t := new([linesPerHuge]atomic.Uint32)
+	t := new(pageLines)
 	h.lines[j].Store(t)
 	return t
 }
@@ -365,7 +363,7 @@ func (h *hugeCodes) table(j uint64) *[linesPerHuge]atomic.Uint32 {
 // is, into the pool and returns its slot plus one, or another lookup's if
 // that one copied it first; 0 where the page is filled instead (read all
 // over, or the pool is full).
-func (h *hugeCodes) copyLine(j uint64, lines *[linesPerHuge]atomic.Uint32, l, v uint64) uint32 {
+func (h *hugeCodes) copyLine(j uint64, lines *pageLines, l, v uint64) uint32 {
 	slot := h.used.Add(1)
 	if slot*lineSize > uint64(len(h.pool)) {
 		h.fill(j)
@@ -374,13 +372,13 @@ func (h *hugeCodes) copyLine(j uint64, lines *[linesPerHuge]atomic.Uint32, l, v 
 	lo := v - v%lineSize - h.skew
 	hi := min(lo+lineSize, uint64(len(h.src)))
 	copy(h.pool[(slot-1)*lineSize:], h.src[lo:hi])
-	if !lines[l].CompareAndSwap(0, uint32(slot)) {
-		return lines[l].Load()
+	if !lines.slots[l].CompareAndSwap(0, uint32(slot)) {
+		return lines.slots[l].Load()
 	}
 	if slot%dropEvery == 0 {
 		dropPages(h.src)
 	}
-	if h.reads[j].add(l) {
+	if lines.add(l) {
 		h.fill(j)
 		return 0
 	}
@@ -389,14 +387,14 @@ func (h *hugeCodes) copyLine(j uint64, lines *[linesPerHuge]atomic.Uint32, l, v 
 
 // add records the copy of line l of a huge page, and reports whether the
 // page is now read all over.
-func (r *pageReads) add(l uint64) bool {
+func (r *pageLines) add(l uint64) bool {
 	small, bit := l/(smallPage/lineSize), uint64(1)<<(l%(smallPage/lineSize))
 	if old := r.places[small].Or(bit); bits.OnesCount64(old) == crowdedPlaces && old&bit == 0 {
 		if r.crowded.Add(1) >= fillSmall {
 			return true
 		}
 	}
-	return r.lines.Add(1) >= fillLines
+	return r.copied.Add(1) >= fillLines
 }
 
 // fill copies the codes of the copy's huge page j from the file's mapping,
