@@ -198,6 +198,20 @@ type TierMoveBounder interface {
 	TierMaxMoves(k int) uint64
 }
 
+// ChildReacher is a Tiered game whose tiers' moves reach part of a child
+// tier's index only: a chess endgame's captures and promotions reach
+// their children's positions with one side to move, half of them. A
+// tiered solve looks up no other part of a child, so its memory plan
+// (tier.Estimate, -plan, -max-memory) counts the codes of that part.
+//
+// ChildReach(k, c) must bound the indices of tier c that the moves of
+// tier k's positions reach, c being one of tier k's Children, and be at
+// most tier c's size.
+type ChildReacher interface {
+	Tiered
+	ChildReach(k, c int) uint64
+}
+
 // TierOrderer is a Tiered game that lists the positions of a tier in
 // parts, in an order that a tier's pass over every position's moves
 // follows (the one pass of a tier without moves inside, the

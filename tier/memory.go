@@ -3,6 +3,7 @@ package tier
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
@@ -11,9 +12,11 @@ import (
 
 // Plan is a tiered solve's memory estimate: the peak of each tier's solve
 // (the engine's arrays for its entries, the exits' lanes, a symmetric
-// tier's class bits and positions, and the files of its children, read
-// all over), and the largest, where small tiers solved side by side count
-// as many times as there are workers; and the size of each tier's file.
+// tier's class bits and positions, and the codes of its children, read
+// all over, or the part its moves reach where the game says which:
+// implicit.ChildReacher), and the largest, where small tiers solved side
+// by side count as many times as there are workers; and the size of each
+// tier's file.
 type Plan struct {
 	Tiers   []uint64 // Tiers[k]: bytes at the peak of tier k's solve
 	Entries []uint64 // Entries[k]: tier k's entries (classes are estimated)
@@ -31,6 +34,10 @@ type Plan struct {
 	// k is split across them: Tiers[k] is then one rank's share.
 	Split []bool
 	Ranks int
+	// Done, where it is not nil, marks the tiers whose files a solve
+	// finds finished (Finished): read, not solved, they are left out of
+	// Peak.
+	Done []bool
 }
 
 // planWidth is the code width Plan.Disk assumes: one byte holds depths up
@@ -84,6 +91,15 @@ func (p Plan) Within(g implicit.Tiered, workers int, limit uint64) Plan {
 	return q
 }
 
+// Skipping returns the plan of a solve that finds the tiers marked in
+// done finished (Finished): its peak is that of the tiers it solves.
+func (p Plan) Skipping(g implicit.Tiered, workers int, done []bool) Plan {
+	q := p
+	q.Tiers, q.Done = make([]uint64, len(p.Tiers)), done
+	q.peaks(g, parallel.Workers(workers))
+	return q
+}
+
 // Shared returns the plan of SolveShared on the given number of ranks
 // with the tiers of at least splitFrom positions split across them (0:
 // none): a split tier's memory is one rank's share, and the peak is one
@@ -102,6 +118,7 @@ func (p Plan) Shared(g implicit.Tiered, workers, ranks int, splitFrom uint64) Pl
 func (p *Plan) peaks(g implicit.Tiered, workers int) {
 	tiers := g.Tiers()
 	_, symmetric := g.(implicit.Symmetric)
+	reacher, _ := g.(implicit.ChildReacher)
 	p.Peak = 0
 	for k, t := range tiers {
 		n := p.Entries[k]
@@ -124,12 +141,22 @@ func (p *Plan) peaks(g implicit.Tiered, workers int) {
 			}
 		}
 		for _, c := range t.Children {
-			b += p.Entries[c] // a code per entry, mostly one byte
+			// A code per entry, mostly one byte, of the part of the child
+			// the tier's moves reach (a copy of what they read: tier's
+			// hugeCodes).
+			codes := p.Entries[c]
+			if reacher != nil {
+				codes = min(codes, reacher.ChildReach(k, c))
+			}
+			b += codes
 			if symmetric {
 				b += tiers[c].Size() / 8
 			}
 		}
 		p.Tiers[k] = b
+		if p.Done != nil && p.Done[k] {
+			continue
+		}
 		together := 1
 		if small(g, t, workers, p.SideBySide) && !p.Split[k] {
 			together = p.SideBySide
@@ -174,6 +201,9 @@ func movesPerEntry(g implicit.Game, sym implicit.Symmetric, t implicit.Tier, r *
 // DescribePeak says what is solved at the peak: a tier, or several small
 // ones side by side.
 func (p Plan) DescribePeak(tiers []implicit.Tier) string {
+	if p.Peak == 0 && p.Done != nil && !slices.Contains(p.Done, false) {
+		return "none: every tier is solved already"
+	}
 	t := tiers[p.Largest]
 	what := fmt.Sprintf("tier %s (%d positions, about %d entries)", t.Name, t.Size(), p.Entries[p.Largest])
 	if p.Split[p.Largest] {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/implicit/chess"
 	"github.com/retro-solver/retro/implicit/quixo"
 	"github.com/retro-solver/retro/tier"
 )
@@ -57,4 +59,42 @@ func TestSideBySideSameFiles(t *testing.T) {
 		sol.Close()
 	}
 	sameFiles(t, dirs[0], dirs[1])
+}
+
+// withoutReach is a chess game without ChildReach: its plan counts each
+// child whole.
+type withoutReach struct{ implicit.Tiered }
+
+func (w withoutReach) TierMaxMoves(k int) uint64 { return w.Tiered.(*chess.Game).TierMaxMoves(k) }
+
+// A tier's plan counts the codes of the part of a child its moves reach
+// where the game says which (implicit.ChildReacher): KRPvKR's tiers with
+// the pawn on the seventh rank read half of each of the four endgames its
+// promotions reach.
+func TestPlanChildReach(t *testing.T) {
+	m, err := chess.ParseMaterial("KRPvKR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := chess.NewGame(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reach, whole := tier.Estimate(g, 2), tier.Estimate(withoutReach{g}, 2)
+	less := 0
+	for k, tr := range g.Tiers() {
+		var want uint64
+		for _, c := range tr.Children {
+			want += whole.Entries[c] - min(whole.Entries[c], g.ChildReach(k, c))
+		}
+		if got := whole.Tiers[k] - reach.Tiers[k]; got != want {
+			t.Errorf("tier %s: its plan counts %d bytes less than with its children whole, want %d", tr.Name, got, want)
+		}
+		if want > 0 {
+			less++
+		}
+	}
+	if less == 0 {
+		t.Error("no tier's plan counts less of its children than their whole")
+	}
 }

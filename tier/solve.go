@@ -412,6 +412,27 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 	return false, nil
 }
 
+// Finished reports for each of g's tiers whether a solve with o finds its
+// file finished in o.Dir: there, of the same solve, whole by its header
+// and size (the solve checks its codes when it opens it), so that it is
+// read, not solved (Plan.Skipping).
+func Finished(g implicit.Tiered, o Options) []bool {
+	l := newLayout(g, o)
+	_, symmetric := g.(implicit.Symmetric)
+	tiers := g.Tiers()
+	done := make([]bool, len(tiers))
+	for k, t := range tiers {
+		if _, err := os.Stat(l.path(k, t)); err != nil {
+			continue
+		}
+		if st, err := openStoreOf(l, k, t, symmetric, false); err == nil {
+			done[k] = true
+			st.close()
+		}
+	}
+	return done
+}
+
 // finished reports whether tier k's file is there, whole, from the same
 // solve; a damaged one is said (with Progress) and solved again.
 func (s *solver) finished(k int) bool {

@@ -312,3 +312,34 @@ func TestFieldBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanSkipsSolvedTiers checks that -plan and the memory check leave
+// out the tiers a -checkpoint folder holds finished: after KQvK is solved
+// into it, KPvK's plan marks KQvK and KvK solved and no other, and with
+// every tier there its peak is none.
+func TestPlanSkipsSolvedTiers(t *testing.T) {
+	dir := t.TempDir()
+	if _, errs, code := retro(t, "", "solve", "chess", "KQvK", "-checkpoint", dir); code != 0 {
+		t.Fatalf("solve chess KQvK: exit %d: %s", code, errs)
+	}
+	out, errs, code := retro(t, "", "solve", "chess", "KPvK", "-checkpoint", dir, "-plan")
+	if code != 0 {
+		t.Fatalf("-plan: exit %d: %s", code, errs)
+	}
+	solved := map[string]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && strings.Contains(line, "(solved)") {
+			solved[f[1]] = true
+		}
+	}
+	if len(solved) != 2 || !solved["KQvK"] || !solved["KvK"] {
+		t.Errorf("KPvK's plan marks %v solved, want KQvK and KvK:\n%s", solved, out)
+	}
+	if _, errs, code := retro(t, "", "solve", "chess", "KPvK", "-checkpoint", dir); code != 0 {
+		t.Fatalf("solve chess KPvK: exit %d: %s", code, errs)
+	}
+	out, _, _ = retro(t, "", "solve", "chess", "KPvK", "-checkpoint", dir, "-plan")
+	if !strings.Contains(out, "memory at the peak: none: every tier is solved already") {
+		t.Errorf("with every tier solved, the plan says:\n%s", out)
+	}
+}

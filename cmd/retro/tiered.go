@@ -108,6 +108,12 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 	if c.dbw != nil {
 		extra += dbWriterBytes(c.dbOptions())
 	}
+	if dir := c.keptTierDir(label); dir != "" && c.world == nil {
+		// Tiers finished by an earlier run, or by the family's other
+		// solves in the folder (-all), are read, not solved.
+		o := tier.Options{Dir: dir, Fingerprint: c.fingerprint(d)}
+		plan = plan.Skipping(g, c.workers, tier.Finished(g, o))
+	}
 	plan = plan.Within(g, c.workers, limit-min(limit, extra))
 	if c.plan {
 		return printPlan(out, g, plan, c.baseBytes)
@@ -180,6 +186,20 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 	}
 	_, err = fmt.Fprintln(out, answerText(d, v, depth))
 	return err
+}
+
+// keptTierDir returns the folder of tierDir where it is kept from an
+// earlier run (-checkpoint's or the database's), and "" for a temporary
+// folder, which holds no finished tier.
+func (c *solveRun) keptTierDir(label string) string {
+	if c.checkpoint == "" && c.dbPath == "" {
+		return ""
+	}
+	dir, _, err := c.tierDir(label)
+	if err != nil {
+		return ""
+	}
+	return dir
 }
 
 // tierDir returns the folder for the finished tiers of the instance called
@@ -268,6 +288,9 @@ func printPlan(out io.Writer, g implicit.Tiered, plan tier.Plan, base uint64) er
 		name := t.Name
 		if plan.Split[k] {
 			name += " (split)"
+		}
+		if plan.Done != nil && plan.Done[k] {
+			name += " (solved)"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%s\t%s\t\n", i+1, name, t.Size(), plan.Entries[k], plan.Edges[k],
 			text.HumanBytes(base+plan.Tiers[k]), text.HumanBytes(plan.Disk[k]))

@@ -336,24 +336,60 @@ func (g *Game) pawnsTier(key uint32, pawns []Piece) (int, bool) {
 // of one capture (children). With pawns, for each block of a tier, each
 // placement its pawns' moves reach (a step, a double step, a capture, en
 // passant, a promotion), and each that a capture of a pawn or of another
-// piece leaves, in the material the move reaches.
+// piece leaves, in the material the move reaches. Each child's side to
+// move after the move, as the child keeps its colours, goes into g.reach.
 func (g *Game) tierChildren(k int) {
 	mat := &g.mats[k]
 	e := mat.e
 	m := e.m
 	key := materialKey(m)
-	add := func(t int, child int) {
-		if child != t && !slices.Contains(g.itiers[t].Children, child) {
+	if g.reach == nil {
+		g.reach = map[[2]int]uint8{}
+	}
+	// add records child as a child of tier t, reached with side to move
+	// in the material of key as a move leaves it (kept the other way
+	// round, the other side), and its en-passant nodes where ep.
+	add := func(t, child int, key uint32, side Color, ep bool) {
+		if child == t {
+			return
+		}
+		if !slices.Contains(g.itiers[t].Children, child) {
 			g.itiers[t].Children = append(g.itiers[t].Children, child)
 		}
+		if _, direct := g.byKey.get(key); !direct {
+			side = side.Other()
+		}
+		bits := uint8(1) << side
+		if ep {
+			bits |= reachEP
+		}
+		g.reach[[2]int{t, child}] |= bits
 	}
 	if e.blocks == nil {
-		for _, c := range children(m) {
-			j, ok := g.byKey.get(materialKey(c))
-			if !ok {
-				j, _ = g.byKey.get(swapKey(materialKey(c)))
+		for c := range m.Pieces {
+			for i, kind := range m.Pieces[c] {
+				if kind == King {
+					continue
+				}
+				// The side whose piece is taken moves next.
+				ck := materialKey(m.remove(Color(c), i))
+				j, ok := g.byKey.get(ck)
+				if !ok {
+					j, _ = g.byKey.get(swapKey(ck))
+				}
+				add(mat.tier, g.mats[j].tier, ck, Color(c), false)
 			}
-			add(mat.tier, g.mats[j].tier)
+		}
+		if m.HasPawns() { // the plain game's (Played): a promotion's side too
+			for _, c := range children(m) {
+				ck := materialKey(c)
+				j, ok := g.byKey.get(ck)
+				if !ok {
+					j, _ = g.byKey.get(swapKey(ck))
+				}
+				add(mat.tier, g.mats[j].tier, ck, White, true)
+				add(mat.tier, g.mats[j].tier, ck, Black, true)
+			}
 		}
 		slices.Sort(g.itiers[mat.tier].Children)
 		return
@@ -364,9 +400,9 @@ func (g *Game) tierChildren(k int) {
 		for i, s := range e.placementSquares(e.blocks[b].cfg) {
 			pawns = append(pawns, Piece{Pawn, e.slots[e.pawnSlots[i]].Color, s})
 		}
-		reach := func(key uint32, pawns []Piece) {
+		reach := func(key uint32, pawns []Piece, side Color, ep bool) {
 			if c, ok := g.pawnsTier(key, pawns); ok {
-				add(t, c)
+				add(t, c, key, side, ep)
 			}
 		}
 		without := func(i int) []Piece { return slices.Delete(slices.Clone(pawns), i, i+1) }
@@ -378,13 +414,13 @@ func (g *Game) tierChildren(k int) {
 		// Captures of a piece other than a pawn, by one other than a pawn.
 		for _, pc := range e.slots {
 			if pc.Kind != King && pc.Kind != Pawn {
-				reach(key-pieceKey(pc.Color, pc.Kind), pawns)
+				reach(key-pieceKey(pc.Color, pc.Kind), pawns, pc.Color, false)
 			}
 		}
 		for i, pc := range pawns {
 			us, them := pc.Color, pc.Color.Other()
 			// Taken by a piece other than a pawn.
-			reach(key-pieceKey(us, Pawn), without(i))
+			reach(key-pieceKey(us, Pawn), without(i), us, false)
 			// Its steps, promotions and captures.
 			var tos []Square
 			step := Square(int(pc.Square) + pawnStep(us))
@@ -398,10 +434,10 @@ func (g *Game) tierChildren(k int) {
 				}
 				if advance(us, to) == 7 {
 					for _, promo := range promotions {
-						reach(key-pieceKey(us, Pawn)+pieceKey(us, promo), without(i))
+						reach(key-pieceKey(us, Pawn)+pieceKey(us, promo), without(i), them, false)
 					}
 				} else {
-					reach(key, moved(i, to))
+					reach(key, moved(i, to), them, to != step)
 				}
 			}
 			for capture := pawnAttacks[us][pc.Square]; capture != 0; capture &= capture - 1 {
@@ -413,10 +449,10 @@ func (g *Game) tierChildren(k int) {
 					}
 					if advance(us, to) == 7 {
 						for _, promo := range promotions {
-							reach(key-pieceKey(them, taken.Kind)-pieceKey(us, Pawn)+pieceKey(us, promo), without(i))
+							reach(key-pieceKey(them, taken.Kind)-pieceKey(us, Pawn)+pieceKey(us, promo), without(i), them, false)
 						}
 					} else {
-						reach(key-pieceKey(them, taken.Kind), moved(i, to))
+						reach(key-pieceKey(them, taken.Kind), moved(i, to), them, false)
 					}
 				}
 				// A pawn taken on to, or en passant beside it.
@@ -427,7 +463,7 @@ func (g *Game) tierChildren(k int) {
 					}
 					rest := moved(i, to)
 					rest = slices.Delete(rest, j, j+1)
-					reach(key-pieceKey(them, Pawn), rest)
+					reach(key-pieceKey(them, Pawn), rest, them, false)
 				}
 			}
 		}
@@ -435,4 +471,47 @@ func (g *Game) tierChildren(k int) {
 	for j := range e.parts {
 		slices.Sort(g.itiers[mat.tier+j].Children)
 	}
+}
+
+// reachEP is the bit of Game.reach for a child's en-passant nodes.
+const reachEP = 1 << 2
+
+// ChildReach bounds the indices of child tier c that the moves of tier
+// k's positions reach (implicit.ChildReacher): the half of each of c's
+// blocks with the side to move that the moves leave there, or both
+// halves, and the en-passant nodes where a double step leads into c.
+// The tiered solve's memory plan counts their codes, where the whole
+// child's would count twice what it reads (KRPvKR's promotions).
+func (g *Game) ChildReach(k, c int) uint64 {
+	bits, ok := g.reach[[2]int{k, c}]
+	size := g.itiers[c].Size()
+	if !ok || g.plain {
+		return size
+	}
+	j := 0 // the material of tier c
+	for j+1 < len(g.mats) && g.mats[j+1].tier <= c {
+		j++
+	}
+	e := g.mats[j].e
+	sides := uint64(bits&1 + bits>>1&1)
+	if e.blocks == nil {
+		if e.m.HasPawns() {
+			return size // en-passant nodes after both halves
+		}
+		return min(sides*e.half, size)
+	}
+	part := c - g.mats[j].tier
+	end := len(e.blocks)
+	if part+1 < len(e.parts) {
+		end = e.parts[part+1]
+	}
+	var n uint64
+	for b := e.parts[part]; b < end; b++ {
+		blk := &e.blocks[b]
+		n += sides * blk.half
+		if bits&reachEP != 0 {
+			n += uint64(len(blk.eps)) * blk.half
+		}
+	}
+	return min(n, size)
 }

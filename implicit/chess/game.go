@@ -31,7 +31,12 @@ type Game struct {
 	byKey  keyTable // a material (materialKey, as it is kept) to its number in mats
 	size   uint64
 	itiers []implicit.Tier
-	pawns  bool // some material of the game has pawns
+	// reach[{t, c}] says which part of child tier c the moves of tier t
+	// reach (ChildReach): a bit for each side to move there (1<<Color,
+	// as c keeps its colours), and reachEP where a double step leads
+	// into c (its en-passant nodes).
+	reach map[[2]int]uint8
+	pawns bool // some material of the game has pawns
 	// plain: the game of Played, every position its own index, every
 	// material in its own colours.
 	plain      bool
