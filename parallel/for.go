@@ -47,6 +47,52 @@ func Each(ctx context.Context, workers int, n uint64, body func(worker int, i ui
 	return claim(ctx, workers, n, 1, func(w int, i, _ uint64) error { return body(w, i) })
 }
 
+// EachStretch is Each with the items cut into a stretch per worker, of
+// consecutive items: worker w claims the items of its own stretch first,
+// in order, then what is left of the others' (the next worker's first).
+// Where the items take alike, each worker goes through its stretch alone
+// and in order; where they do not, the others finish what it has left.
+func EachStretch(ctx context.Context, workers int, n uint64, body func(worker int, i uint64) error) error {
+	workers = int(min(uint64(Workers(workers)), n))
+	if workers <= 1 {
+		return Each(ctx, workers, n, body)
+	}
+	// A stretch's next item and its end, a cache line each: the workers
+	// claim from their own counters, not from one that all of them write.
+	type stretch struct {
+		next atomic.Uint64
+		end  uint64
+		_    [48]byte
+	}
+	stretches := make([]stretch, workers)
+	for w := range stretches {
+		stretches[w].next.Store(uint64(w) * n / uint64(workers))
+		stretches[w].end = uint64(w+1) * n / uint64(workers)
+	}
+	g, ctx := errgroup.WithContext(ctx)
+	for w := range workers {
+		g.Go(func() error {
+			for d := range workers {
+				st := &stretches[(w+d)%workers]
+				for {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					i := st.next.Add(1) - 1
+					if i >= st.end {
+						break
+					}
+					if err := body(w, i); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
 // claim runs body(worker, lo, hi) on up to W goroutines (no more than
 // there are steps) for the steps [lo, hi) of [0, n), which they claim from
 // a shared atomic counter, and stops as For says.

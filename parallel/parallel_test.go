@@ -138,6 +138,71 @@ func TestEach(t *testing.T) {
 	}
 }
 
+// TestEachStretch checks that EachStretch visits each item once, on one
+// worker at a time, that each worker starts with its own stretch and
+// takes its items in order, and that an error stops it.
+func TestEachStretch(t *testing.T) {
+	for _, n := range []uint64{0, 1, 2, 5, 1000} {
+		for _, workers := range []int{1, 2, 3, 8} {
+			hits := make([]atomic.Int32, n)
+			busy := make([]atomic.Bool, workers)
+			err := EachStretch(context.Background(), workers, n, func(w int, i uint64) error {
+				if w < 0 || w >= workers || busy[w].Swap(true) {
+					t.Errorf("worker %d out of range or running twice at once", w)
+					return nil
+				}
+				hits[i].Add(1)
+				busy[w].Store(false)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range hits {
+				if hits[i].Load() != 1 {
+					t.Fatalf("n=%d workers=%d: item %d visited %d times", n, workers, i, hits[i].Load())
+				}
+			}
+		}
+	}
+	// Items that each wait for every worker to have started: each
+	// worker's first item is its stretch's first.
+	const workers, n = 3, 30
+	var started sync.WaitGroup
+	started.Add(workers)
+	var once [workers]sync.Once
+	took := make([][]uint64, workers)
+	err := EachStretch(context.Background(), workers, n, func(w int, i uint64) error {
+		once[w].Do(started.Done)
+		started.Wait()
+		took[w] = append(took[w], i)
+		time.Sleep(100 * time.Microsecond)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for w := range workers {
+		first, end := uint64(w)*n/workers, uint64(w+1)*n/workers
+		own := slices.DeleteFunc(slices.Clone(took[w]), func(i uint64) bool { return i < first || i >= end })
+		if len(took[w]) == 0 || took[w][0] != first || !slices.IsSorted(own) {
+			t.Errorf("worker %d took %v, want its stretch [%d, %d) first, in order", w, took[w], first, end)
+		}
+	}
+	boom := errors.New("boom")
+	var calls atomic.Int64
+	err = EachStretch(context.Background(), 2, 100, func(_ int, i uint64) error {
+		calls.Add(1)
+		if i == 10 {
+			return boom
+		}
+		return nil
+	})
+	if err != boom || calls.Load() > 100 {
+		t.Fatalf("EachStretch returned %v after %d calls, want boom", err, calls.Load())
+	}
+}
+
 func TestChunkFor(t *testing.T) {
 	for _, tc := range []struct {
 		n        uint64
