@@ -366,29 +366,28 @@ func (g *Game) tierChildren(k int) {
 		g.reach[[2]int{t, child}] |= bits
 	}
 	if e.blocks == nil {
+		// tierOf returns the tier of the material of key, kept either way
+		// round.
+		tierOf := func(key uint32) int {
+			j, ok := g.byKey.get(key)
+			if !ok {
+				j, _ = g.byKey.get(swapKey(key))
+			}
+			return g.mats[j].tier
+		}
 		for c := range m.Pieces {
 			for i, kind := range m.Pieces[c] {
-				if kind == King {
-					continue
+				if kind != King { // the side whose piece is taken moves next
+					ck := materialKey(m.remove(Color(c), i))
+					add(mat.tier, tierOf(ck), ck, Color(c), false)
 				}
-				// The side whose piece is taken moves next.
-				ck := materialKey(m.remove(Color(c), i))
-				j, ok := g.byKey.get(ck)
-				if !ok {
-					j, _ = g.byKey.get(swapKey(ck))
-				}
-				add(mat.tier, g.mats[j].tier, ck, Color(c), false)
 			}
 		}
-		if m.HasPawns() { // the plain game's (Played): a promotion's side too
+		if m.HasPawns() { // the plain game's (Played): its promotions, either side to move
 			for _, c := range children(m) {
 				ck := materialKey(c)
-				j, ok := g.byKey.get(ck)
-				if !ok {
-					j, _ = g.byKey.get(swapKey(ck))
-				}
-				add(mat.tier, g.mats[j].tier, ck, White, true)
-				add(mat.tier, g.mats[j].tier, ck, Black, true)
+				add(mat.tier, tierOf(ck), ck, White, true)
+				add(mat.tier, tierOf(ck), ck, Black, true)
 			}
 		}
 		slices.Sort(g.itiers[mat.tier].Children)
