@@ -101,29 +101,7 @@ func TestForCancelled(t *testing.T) {
 // TestEach checks that Each calls its body once per item, on workers in
 // range and never twice at once, and stops at an error.
 func TestEach(t *testing.T) {
-	for _, n := range []uint64{0, 1, 5, 1000} {
-		for _, workers := range []int{1, 3, 8} {
-			hits := make([]atomic.Int32, n)
-			busy := make([]atomic.Bool, workers)
-			err := Each(context.Background(), workers, n, func(w int, i uint64) error {
-				if w < 0 || w >= workers || busy[w].Swap(true) {
-					t.Errorf("worker %d out of range or running twice at once", w)
-					return nil
-				}
-				hits[i].Add(1)
-				busy[w].Store(false)
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range hits {
-				if hits[i].Load() != 1 {
-					t.Fatalf("n=%d workers=%d: item %d visited %d times", n, workers, i, hits[i].Load())
-				}
-			}
-		}
-	}
+	checkEachOnce(t, Each)
 	boom := errors.New("boom")
 	var calls atomic.Int64
 	err := Each(context.Background(), 1, 100, func(_ int, i uint64) error {
@@ -138,15 +116,15 @@ func TestEach(t *testing.T) {
 	}
 }
 
-// TestEachStretch checks that EachStretch visits each item once, on one
-// worker at a time, that each worker starts with its own stretch and
-// takes its items in order, and that an error stops it.
-func TestEachStretch(t *testing.T) {
+// checkEachOnce checks that each (Each or EachStretch) calls its body once
+// per item, on workers in range and never twice at once.
+func checkEachOnce(t *testing.T, each func(context.Context, int, uint64, func(int, uint64) error) error) {
+	t.Helper()
 	for _, n := range []uint64{0, 1, 2, 5, 1000} {
 		for _, workers := range []int{1, 2, 3, 8} {
 			hits := make([]atomic.Int32, n)
 			busy := make([]atomic.Bool, workers)
-			err := EachStretch(context.Background(), workers, n, func(w int, i uint64) error {
+			err := each(context.Background(), workers, n, func(w int, i uint64) error {
 				if w < 0 || w >= workers || busy[w].Swap(true) {
 					t.Errorf("worker %d out of range or running twice at once", w)
 					return nil
@@ -165,6 +143,13 @@ func TestEachStretch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEachStretch checks that EachStretch visits each item once, on one
+// worker at a time, that each worker starts with its own stretch and
+// takes its items in order, and that an error stops it.
+func TestEachStretch(t *testing.T) {
+	checkEachOnce(t, EachStretch)
 	// Items that each wait for every worker to have started: each
 	// worker's first item is its stretch's first.
 	const workers, n = 3, 30
