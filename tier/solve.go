@@ -422,9 +422,6 @@ func Finished(g implicit.Tiered, o Options) []bool {
 	tiers := g.Tiers()
 	done := make([]bool, len(tiers))
 	for k, t := range tiers {
-		if _, err := os.Stat(l.path(k, t)); err != nil {
-			continue
-		}
 		if st, err := openStoreOf(l, k, t, symmetric, false); err == nil {
 			done[k] = true
 			st.close()

@@ -487,16 +487,10 @@ func (g *Game) ChildReach(k, c int) uint64 {
 	if !ok || g.plain {
 		return size
 	}
-	j := 0 // the material of tier c
-	for j+1 < len(g.mats) && g.mats[j+1].tier <= c {
-		j++
-	}
+	j, _ := g.locate(g.itiers[c].Start) // the material of tier c
 	e := g.mats[j].e
 	sides := uint64(bits&1 + bits>>1&1)
-	if e.blocks == nil {
-		if e.m.HasPawns() {
-			return size // en-passant nodes after both halves
-		}
+	if e.blocks == nil { // no pawns (a plain game's, with them, returned above)
 		return min(sides*e.half, size)
 	}
 	part := c - g.mats[j].tier

@@ -72,12 +72,8 @@ func (g *Game) inReach(k, c int, s uint64) bool {
 	if !ok {
 		return false
 	}
-	j := 0
-	for j+1 < len(g.mats) && g.mats[j+1].start <= s {
-		j++
-	}
+	j, i := g.locate(s)
 	e := g.mats[j].e
-	i := s - g.mats[j].start
 	region := i / e.half
 	if e.blocks != nil {
 		b := &e.blocks[e.blockAt(i)]
