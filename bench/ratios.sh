@@ -15,7 +15,8 @@
 #     retro bench's random graphs, 2e7 and 5e7 edges, if GAPBFS names its
 #     bfs binary (github.com/sbeamer/gapbs, make bfs), and one BFS's time
 #     beside the whole solve's.
-# Each time is the median of REPS runs (default 3). PARTS (default all)
+# Each time is the median of REPS runs (default 3); the two sides of a
+# ratio run by turns. PARTS (default all)
 # picks some: tiered, workers, yardstick, seeds, gamesman, gap.
 #   bench/ratios.sh [WORKDIR]
 # Needs GNU time (/usr/bin/time); the seed comparison needs g++ and the
@@ -49,6 +50,31 @@ median() {
   printf '%s\n' "${times[@]}" | sort -n | awk -v p="$peak" '{a[NR]=$1} END {printf "%.3f %.1f\n", a[int((NR+1)/2)], p/1024}'
 }
 
+# pair A B: runs the commands in the arrays named A and B by turns, reps
+# times each, A first (each after "prep", if defined), and prints A's
+# median seconds and largest peak in MiB, then B's. By turns, so that the
+# guest's speed, which drifts by a fifth from hour to hour, moves both
+# sides of a ratio alike: a median of A's runs and then one of B's would
+# put the drift into the ratio.
+pair() {
+  local -n pa=$1 pb=$2
+  local ta=() tb=() ma=0 mb=0 t m
+  for _ in $(seq "$reps"); do
+    if declare -F prep >/dev/null; then prep; fi
+    /usr/bin/time -f "%e %M" -o "$work/time" "${pa[@]}" >/dev/null 2>&1
+    read -r t m <"$work/time"
+    ta+=("$t")
+    ((m > ma)) && ma=$m
+    if declare -F prep >/dev/null; then prep; fi
+    /usr/bin/time -f "%e %M" -o "$work/time" "${pb[@]}" >/dev/null 2>&1
+    read -r t m <"$work/time"
+    tb+=("$t")
+    ((m > mb)) && mb=$m
+  done
+  printf '%s %s\n' "$(printf '%s\n' "${ta[@]}" | sort -n | awk -v p="$ma" '{a[NR]=$1} END {printf "%.3f %.1f", a[int((NR+1)/2)], p/1024}')" \
+    "$(printf '%s\n' "${tb[@]}" | sort -n | awk -v p="$mb" '{a[NR]=$1} END {printf "%.3f %.1f", a[int((NR+1)/2)], p/1024}')"
+}
+
 # row WHAT A-LABEL A-SECONDS A-MIB B-LABEL B-SECONDS B-MIB: B's time over A's.
 row() {
   awk -v w="$1" -v al="$2" -v at="$3" -v am="$4" -v bl="$5" -v bt="$6" -v bm="$7" 'BEGIN {
@@ -59,26 +85,31 @@ echo "# bench/ratios.sh, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, reps $reps
 
 if want tiered; then
 unset -f prep
-read -r wt wm < <(median "$retro" solve quixo -n 4 -db "$work/q.db")
-read -r tt tm < <(median "$retro" solve quixo -n 4 -tiered -db "$work/qt.db")
+a=("$retro" solve quixo -n 4 -db "$work/q.db")
+b=("$retro" solve quixo -n 4 -tiered -db "$work/qt.db")
+read -r wt wm tt tm < <(pair a b)
 cmp -s "$work/q.db" "$work/qt.db" || echo "ratios: the tiered Quixo database differs from the in-memory one" >&2
 row "quixo 4x4 -db: tiered / in memory" "in memory" "$wt" "$wm" "-tiered" "$tt" "$tm"
 prep() { rm -rf "$work/qck"; }
-read -r wt wm < <(median "$retro" solve quixo -n 4 -checkpoint "$work/qck")
-read -r tt tm < <(median "$retro" solve quixo -n 4 -tiered -checkpoint "$work/qck")
+a=("$retro" solve quixo -n 4 -checkpoint "$work/qck")
+b=("$retro" solve quixo -n 4 -tiered -checkpoint "$work/qck")
+read -r wt wm tt tm < <(pair a b)
 row "quixo 4x4 no -db: tiered / in memory" "in memory" "$wt" "$wm" "-tiered" "$tt" "$tm"
 unset -f prep
-read -r wt wm < <(median "$retro" solve teeko -db "$work/t.db")
-read -r tt tm < <(median "$retro" solve teeko -tiered -db "$work/tt.db")
+a=("$retro" solve teeko -db "$work/t.db")
+b=("$retro" solve teeko -tiered -db "$work/tt.db")
+read -r wt wm tt tm < <(pair a b)
 row "teeko -db: tiered / in memory" "in memory" "$wt" "$wm" "-tiered" "$tt" "$tm"
 fi
 
 if want workers; then
-read -r at am < <(median "$retro" solve police "$work/police-96x96.txt" -workers 2)
-read -r bt bm < <(median "$retro" solve police "$work/police-96x96.txt" -workers 1)
+a=("$retro" solve police "$work/police-96x96.txt" -workers 2)
+b=("$retro" solve police "$work/police-96x96.txt" -workers 1)
+read -r at am bt bm < <(pair a b)
 row "police 96x96: 1 worker / 2" "2 workers" "$at" "$am" "1 worker" "$bt" "$bm"
-read -r at am < <(median "$retro" solve quixo -n 4 -workers 2)
-read -r bt bm < <(median "$retro" solve quixo -n 4 -workers 1)
+a=("$retro" solve quixo -n 4 -workers 2)
+b=("$retro" solve quixo -n 4 -workers 1)
+read -r at am bt bm < <(pair a b)
 row "quixo 4x4: 1 worker / 2" "2 workers" "$at" "$am" "1 worker" "$bt" "$bm"
 fi
 
@@ -103,10 +134,12 @@ fi
 
 if want gamesman && [ -n "${GAMESMAN:-}" ]; then
   run=$(dirname "$GAMESMAN")/../../run
+  # GamesmanOne solves from its run folder, its database gone each time.
   prep() { rm -rf "$run/data"; }
-  read -r gt gm < <(cd "$run" && OMP_NUM_THREADS=2 median "$GAMESMAN" -f -v solve quixo 1)
+  a=("$retro" solve quixo -n 4 -workers 2)
+  b=(env -C "$run" OMP_NUM_THREADS=2 "$GAMESMAN" -f -v solve quixo 1)
+  read -r rt rm gt gm < <(pair a b)
   unset -f prep
-  read -r rt rm < <(median "$retro" solve quixo -n 4 -workers 2)
   row "quixo 4x4, 2 threads: GamesmanOne / retro" "retro" "$rt" "$rm" "GamesmanOne" "$gt" "$gm"
 fi
 
