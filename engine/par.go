@@ -450,15 +450,27 @@ func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64)
 	}
 	set := storer(s.lanes)
 	tallies := make([]tally, s.workers)
+	// Each worker classifies its chunks, runs of consecutive indices, with
+	// a classifier of its own where the game has one (ExitRunner).
+	classifiers := make([]func(uint64, []uint64) (implicit.Kind, uint64, Exit, []uint64), s.workers)
+	for w := range classifiers {
+		classifiers[w] = g.ClassifyExits
+		if r, ok := g.(ExitRunner); ok {
+			if c := r.NewExitClassifier(); c != nil {
+				classifiers[w] = c
+			}
+		}
+	}
 	err := parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
 		defer func() { s.bufs[w].buf = buf }()
 		t := &tallies[w]
+		classify := classifiers[w]
 		for i := lo; i < hi; i++ {
 			var kind implicit.Kind
 			var k uint64
 			var exit Exit
-			kind, k, exit, buf = g.ClassifyExits(i, buf)
+			kind, k, exit, buf = classify(i, buf)
 			if kind == implicit.Inner && exit.Kind != NoExit {
 				k++
 				if e, ok := event(exit); ok {

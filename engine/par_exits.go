@@ -55,6 +55,14 @@ type ExitGame interface {
 	MaxExitDepth() uint64
 }
 
+// ExitRunner is an ExitGame whose positions are classified faster a
+// worker's run of consecutive indices at a time: NewExitClassifier returns
+// ClassifyExits for one worker, which keeps what an index shares with the
+// next, or nil where the game has none.
+type ExitRunner interface {
+	NewExitClassifier() func(i uint64, buf []uint64) (implicit.Kind, uint64, Exit, []uint64)
+}
+
 // exitEvents is what a solve of an ExitGame keeps of the exits: for each
 // position whose exits act at some level, that level and the action, in a
 // lane of a packed array (0 for no action, (level+1)<<1 | 0 for a win

@@ -185,6 +185,18 @@ type TierMoveClassifier interface {
 	ClassifyTierMoves(s uint64, dst []uint64) (Kind, uint64, []uint64)
 }
 
+// TierMoveRunner is a TierMoveClassifier whose classification is faster
+// over consecutive indices in a classifier of one goroutine's own, which
+// keeps what an index shares with the next (a chess tier: every piece's
+// square but the last one's, and what they make of legality): a tiered
+// solve gives each worker one for the runs of indices it classifies.
+type TierMoveRunner interface {
+	TierMoveClassifier
+	// NewTierMoveClassifier returns a function that does what
+	// ClassifyTierMoves does, for one goroutine at a time.
+	NewTierMoveClassifier() func(s uint64, dst []uint64) (Kind, uint64, []uint64)
+}
+
 // TierMoveBounder is a Tiered game that bounds the moves of each tier's
 // positions apart, where its tiers' bounds differ from MaxMoves, the
 // whole game's: a tiered solve sizes a tier's counters by its own (a

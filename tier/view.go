@@ -279,6 +279,28 @@ func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, eng
 	return kind, uint64(len(inside)), exit, buf
 }
 
+// NewExitClassifier returns ClassifyExits for one worker where the game
+// classifies runs of consecutive indices faster with a classifier per
+// goroutine (implicit.TierMoveRunner), and nil otherwise
+// (engine.ExitRunner).
+func (v *view) NewExitClassifier() func(i uint64, buf []uint64) (implicit.Kind, uint64, engine.Exit, []uint64) {
+	r, ok := v.tm.(implicit.TierMoveRunner)
+	if !ok || v.counter != nil {
+		return nil
+	}
+	classify := r.NewTierMoveClassifier()
+	return func(i uint64, buf []uint64) (implicit.Kind, uint64, engine.Exit, []uint64) {
+		p := v.pos(i)
+		kind, n, buf := classify(p, buf[:0])
+		if kind != implicit.Inner {
+			return kind, 0, engine.Exit{}, buf
+		}
+		return kind, n, v.exit(p, buf), buf
+	}
+}
+
+var _ engine.ExitRunner = (*view)(nil)
+
 // exit looks up the exits of position p, each once, and sums them up for
 // the engine: to a loss (the shortest), else to a draw, else to wins (the
 // longest), or none.

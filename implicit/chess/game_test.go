@@ -221,6 +221,21 @@ func BenchmarkTier(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*runs*run), "ns/index")
 		})
+		// The same runs through one classifier that keeps each run's
+		// pieces (NewTierMoveClassifier), as a worker of a tier's solve
+		// does.
+		b.Run(sig+"/TierMoveClassifierRuns", func(b *testing.B) {
+			classify := g.NewTierMoveClassifier()
+			for b.Loop() {
+				for r := range uint64(runs) {
+					from := top.start + r*(top.e.Size()/runs)
+					for s := from; s < from+run; s++ {
+						_, _, buf = classify(s, buf[:0])
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*runs*run), "ns/index")
+		})
 		// Moves lists every move's class, as retro verify does once per
 		// position.
 		b.Run(sig+"/Moves", func(b *testing.B) {
