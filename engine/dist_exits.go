@@ -27,11 +27,12 @@ func newDistExits(eg ExitGame, n uint64) *exitEvents {
 func (d *distSolver) classifyExits(ctx context.Context, eg ExitGame, prog *Progress) error {
 	n := uint64(len(d.state))
 	var mu sync.Mutex
-	return parallel.For(ctx, d.workers, n, parallel.ChunkFor(n, d.workers, 4096), func(_ int, lo, hi uint64) error {
+	classifiers := exitClassifiers(eg, d.workers)
+	return parallel.For(ctx, d.workers, n, parallel.ChunkFor(n, d.workers, 4096), func(w int, lo, hi uint64) error {
 		var buf []uint64
 		var found exitEvents // this chunk's actions per level
 		for j := lo; j < hi; j++ {
-			kind, k, exit, b := eg.ClassifyExits(d.lo+j, buf)
+			kind, k, exit, b := classifiers[w](d.lo+j, buf)
 			buf = b
 			if kind == implicit.Inner && exit.Kind != NoExit {
 				k++

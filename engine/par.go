@@ -450,17 +450,7 @@ func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64)
 	}
 	set := storer(s.lanes)
 	tallies := make([]tally, s.workers)
-	// Each worker classifies its chunks, runs of consecutive indices, with
-	// a classifier of its own where the game has one (ExitRunner).
-	classifiers := make([]func(uint64, []uint64) (implicit.Kind, uint64, Exit, []uint64), s.workers)
-	for w := range classifiers {
-		classifiers[w] = g.ClassifyExits
-		if r, ok := g.(ExitRunner); ok {
-			if c := r.NewExitClassifier(); c != nil {
-				classifiers[w] = c
-			}
-		}
-	}
+	classifiers := exitClassifiers(g, s.workers)
 	err := parallel.For(ctx, s.workers, s.n, chunk, func(w int, lo, hi uint64) error {
 		buf := s.bufs[w].buf
 		defer func() { s.bufs[w].buf = buf }()

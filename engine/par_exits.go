@@ -63,6 +63,22 @@ type ExitRunner interface {
 	NewExitClassifier() func(i uint64, buf []uint64) (implicit.Kind, uint64, Exit, []uint64)
 }
 
+// exitClassifiers returns g's ClassifyExits for each of the given number
+// of workers, which classify chunks of consecutive indices: a classifier
+// of each one's own where g has one (ExitRunner).
+func exitClassifiers(g ExitGame, workers int) []func(uint64, []uint64) (implicit.Kind, uint64, Exit, []uint64) {
+	classifiers := make([]func(uint64, []uint64) (implicit.Kind, uint64, Exit, []uint64), workers)
+	for w := range classifiers {
+		classifiers[w] = g.ClassifyExits
+		if r, ok := g.(ExitRunner); ok {
+			if c := r.NewExitClassifier(); c != nil {
+				classifiers[w] = c
+			}
+		}
+	}
+	return classifiers
+}
+
 // exitEvents is what a solve of an ExitGame keeps of the exits: for each
 // position whose exits act at some level, that level and the action, in a
 // lane of a packed array (0 for no action, (level+1)<<1 | 0 for a win
