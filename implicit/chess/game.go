@@ -441,8 +441,14 @@ func (g *Game) TierMoves(s uint64, dst []uint64) (uint64, []uint64) {
 // listLoud). Elsewhere the moves within are numbered, after the exits at
 // the end of dst, and counted once per class.
 func (g *Game) tierMoves(p *Position, k int, i uint64, dst []uint64) (uint64, []uint64) {
+	repeat := g.mats[k].e.syms == 8 && p.diagonalSymmetric(p.Turn.Other())
+	return g.tierMovesRepeat(p, k, i, repeat, dst)
+}
+
+// tierMovesRepeat is tierMoves where repeat says whether p's moves within
+// its material may reach one class twice (diagonalSymmetric).
+func (g *Game) tierMovesRepeat(p *Position, k int, i uint64, repeat bool, dst []uint64) (uint64, []uint64) {
 	e := g.mats[k].e
-	repeat := e.syms == 8 && p.diagonalSymmetric(p.Turn.Other())
 	how := listLoud
 	if repeat {
 		how = listAll

@@ -45,6 +45,11 @@ type run struct {
 	illegal   Bitboard
 	canonical bool
 	kk        int
+	// mayRepeat: whether the material has the 8 symmetries and the king
+	// of the side not to move stands on a diagonal, without which no
+	// position of the run has moves that reach one class twice
+	// (diagonalSymmetric).
+	mayRepeat bool
 }
 
 // classify is ClassifyTierMoves(s, dst).
@@ -68,7 +73,8 @@ func (c *runClassifier) classify(s uint64, dst []uint64) (implicit.Kind, uint64,
 		return implicit.Illegal, 0, dst
 	}
 	n := len(dst)
-	inside, dst := c.g.tierMoves(&p, k, i, dst)
+	repeat := r.mayRepeat && p.diagonalSymmetric(p.Turn.Other())
+	inside, dst := c.g.tierMovesRepeat(&p, k, i, repeat, dst)
 	if inside == 0 && len(dst) == n {
 		return implicit.TerminalLoss, 0, dst // no legal move: a checkmate
 	}
@@ -161,6 +167,7 @@ func (r *run) prepare(e *Endgame) {
 	}
 	r.illegal = illegal
 	r.canonical = e.blocks != nil || e.alone[r.kk]
+	r.mayRepeat = e.syms == 8 && mayRepeat(p.king(p.Turn.Other()))
 }
 
 // legal is legalIndex(i, r.kk, p) for p, a position of r with the last
