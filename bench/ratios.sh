@@ -36,43 +36,40 @@ retro=$work/retro
 parts=,${PARTS:-tiered,workers,yardstick,seeds,gamesman,gap},
 want() { [[ $parts == *",$1,"* ]]; }
 
-# median CMD...: runs CMD reps times (after "prep", if defined, each time)
-# and prints the median seconds and the largest peak in MiB.
+# timed CMD...: runs CMD once (after "prep", if defined) and prints its
+# seconds and peak memory in KiB.
+timed() {
+  if declare -F prep >/dev/null; then prep; fi
+  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>&1
+  cat "$work/time"
+}
+
+# summary reads lines of seconds and KiB and prints the median seconds and
+# the largest peak in MiB.
+summary() {
+  sort -n | awk '{a[NR]=$1; if ($2 > p) p = $2} END {printf "%.3f %.1f\n", a[int((NR+1)/2)], p/1024}'
+}
+
+# median CMD...: runs CMD reps times and prints the median seconds and the
+# largest peak in MiB.
 median() {
-  local times=() peak=0
-  for _ in $(seq "$reps"); do
-    if declare -F prep >/dev/null; then prep; fi
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>&1
-    read -r t m <"$work/time"
-    times+=("$t")
-    ((m > peak)) && peak=$m
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk -v p="$peak" '{a[NR]=$1} END {printf "%.3f %.1f\n", a[int((NR+1)/2)], p/1024}'
+  for _ in $(seq "$reps"); do timed "$@"; done | summary
 }
 
 # pair A B: runs the commands in the arrays named A and B by turns, reps
-# times each, A first (each after "prep", if defined), and prints A's
-# median seconds and largest peak in MiB, then B's. By turns, so that the
-# guest's speed, which drifts by a fifth from hour to hour, moves both
-# sides of a ratio alike: a median of A's runs and then one of B's would
-# put the drift into the ratio.
+# times each, A first, and prints A's median seconds and largest peak in
+# MiB, then B's. By turns, so that the guest's speed, which drifts by a
+# fifth from hour to hour, moves both sides of a ratio alike: a median of
+# A's runs and then one of B's would put the drift into the ratio.
 pair() {
   local -n pa=$1 pb=$2
-  local ta=() tb=() ma=0 mb=0 t m
+  : >"$work/a.times"
+  : >"$work/b.times"
   for _ in $(seq "$reps"); do
-    if declare -F prep >/dev/null; then prep; fi
-    /usr/bin/time -f "%e %M" -o "$work/time" "${pa[@]}" >/dev/null 2>&1
-    read -r t m <"$work/time"
-    ta+=("$t")
-    ((m > ma)) && ma=$m
-    if declare -F prep >/dev/null; then prep; fi
-    /usr/bin/time -f "%e %M" -o "$work/time" "${pb[@]}" >/dev/null 2>&1
-    read -r t m <"$work/time"
-    tb+=("$t")
-    ((m > mb)) && mb=$m
+    timed "${pa[@]}" >>"$work/a.times"
+    timed "${pb[@]}" >>"$work/b.times"
   done
-  printf '%s %s\n' "$(printf '%s\n' "${ta[@]}" | sort -n | awk -v p="$ma" '{a[NR]=$1} END {printf "%.3f %.1f", a[int((NR+1)/2)], p/1024}')" \
-    "$(printf '%s\n' "${tb[@]}" | sort -n | awk -v p="$mb" '{a[NR]=$1} END {printf "%.3f %.1f", a[int((NR+1)/2)], p/1024}')"
+  echo "$(summary <"$work/a.times") $(summary <"$work/b.times")"
 }
 
 # row WHAT A-LABEL A-SECONDS A-MIB B-LABEL B-SECONDS B-MIB: B's time over A's.
