@@ -50,6 +50,10 @@ summary() {
   sort -n | awk '{a[NR]=$1; if ($2 > p) p = $2} END {printf "%.3f %.1f\n", a[int((NR+1)/2)], p/1024}'
 }
 
+# middle W FILE: of FILE's lines "workers seconds rate", the seconds and
+# rate of W's run of median time.
+middle() { awk -v w="$1" '$1 == w {print $2, $3}' "$2" | sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}'; }
+
 # median CMD...: runs CMD reps times and prints the median seconds and the
 # largest peak in MiB.
 median() {
@@ -162,8 +166,6 @@ if want gap && [ -n "${GAPBFS:-}" ]; then
           awk -v w="$w" '/BFS Tree has/ {e=$7} /Average Time/ {t=$3} END {print w, t, e/t}' >>"$work/gap$m"
       done
     done
-    # middle W FILE: the seconds and rate of W's run of median time.
-    middle() { awk -v w="$1" '$1 == w {print $2, $3}' "$2" | sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}'; }
     for w in 1 2; do
       read -r gapt gap < <(middle "$w" "$work/gap$m")
       read -r ourt ours < <(middle "$w" "$work/ours$m")

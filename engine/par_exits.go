@@ -68,12 +68,14 @@ type ExitRunner interface {
 // of each one's own where g has one (ExitRunner).
 func exitClassifiers(g ExitGame, workers int) []func(uint64, []uint64) (implicit.Kind, uint64, Exit, []uint64) {
 	classifiers := make([]func(uint64, []uint64) (implicit.Kind, uint64, Exit, []uint64), workers)
+	r, runs := g.(ExitRunner)
 	for w := range classifiers {
 		classifiers[w] = g.ClassifyExits
-		if r, ok := g.(ExitRunner); ok {
-			if c := r.NewExitClassifier(); c != nil {
-				classifiers[w] = c
-			}
+		if !runs {
+			continue
+		}
+		if c := r.NewExitClassifier(); c != nil {
+			classifiers[w] = c
 		}
 	}
 	return classifiers

@@ -220,11 +220,7 @@ func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, eng
 		return kind, n, engine.Exit{}, buf
 	}
 	if tc, ok := v.tm.(implicit.TierMoveClassifier); ok {
-		kind, n, buf := tc.ClassifyTierMoves(p, buf[:0])
-		if kind != implicit.Inner {
-			return kind, 0, engine.Exit{}, buf
-		}
-		return kind, n, v.exit(p, buf), buf
+		return v.classifyTierMoves(tc.ClassifyTierMoves, p, buf)
 	}
 	if v.ce != nil {
 		kind, buf := v.ce.ClassifyTierExits(p, buf[:0])
@@ -290,13 +286,20 @@ func (v *view) NewExitClassifier() func(i uint64, buf []uint64) (implicit.Kind, 
 	}
 	classify := r.NewTierMoveClassifier()
 	return func(i uint64, buf []uint64) (implicit.Kind, uint64, engine.Exit, []uint64) {
-		p := v.pos(i)
-		kind, n, buf := classify(p, buf[:0])
-		if kind != implicit.Inner {
-			return kind, 0, engine.Exit{}, buf
-		}
-		return kind, n, v.exit(p, buf), buf
+		return v.classifyTierMoves(classify, v.pos(i), buf)
 	}
+}
+
+// classifyTierMoves is ClassifyExits of position p for a game that
+// classifies it and counts and lists its moves in one call
+// (implicit.TierMoveClassifier): classify, its ClassifyTierMoves or a
+// goroutine's own (implicit.TierMoveRunner).
+func (v *view) classifyTierMoves(classify func(uint64, []uint64) (implicit.Kind, uint64, []uint64), p uint64, buf []uint64) (implicit.Kind, uint64, engine.Exit, []uint64) {
+	kind, n, buf := classify(p, buf[:0])
+	if kind != implicit.Inner {
+		return kind, 0, engine.Exit{}, buf
+	}
+	return kind, n, v.exit(p, buf), buf
 }
 
 var _ engine.ExitRunner = (*view)(nil)

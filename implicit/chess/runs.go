@@ -61,12 +61,10 @@ type run struct {
 func (c *runClassifier) classify(s uint64, dst []uint64) (implicit.Kind, uint64, []uint64) {
 	if !c.ok || s != c.next || !c.continues(s) {
 		c.ok = c.start(s)
-		c.next = s + 1
-		if !c.ok {
-			return c.g.ClassifyTierMoves(s, dst)
-		}
-	} else {
-		c.next++
+	}
+	c.next = s + 1
+	if !c.ok {
+		return c.g.ClassifyTierMoves(s, dst)
 	}
 	r := &c.r
 	k := r.k
@@ -111,7 +109,7 @@ func (c *runClassifier) start(s uint64) bool {
 	r := &c.r
 	r.k, r.base, r.last = k, i&^63, e.others[len(e.others)-1]
 	r.kk = e.decodeInto(i, &r.p)
-	if r.p.EP != 0 || e.blocks == nil && i >= 2*e.half {
+	if r.p.EP != 0 { // an en-passant node
 		return false
 	}
 	r.prepare(e)
