@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/retro-solver/retro/engine"
+	"github.com/retro-solver/retro/internal/tempfile"
 	"github.com/retro-solver/retro/parallel"
 )
 
@@ -86,7 +87,7 @@ func Create(path, game string, args []string, input []byte, o Options) (*Writer,
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, err := tempfile.Create(path) // what a killed writer of path left goes first
 	if err != nil {
 		return nil, fmt.Errorf("db: creating %s: %w", path, err)
 	}

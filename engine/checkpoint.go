@@ -9,8 +9,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"github.com/retro-solver/retro/internal/tempfile"
 )
 
 // Checkpoint saves a solve's state to a file at level barriers, every
@@ -87,15 +88,7 @@ func (c *Checkpoint) writeChecked(path string, body func(w *bufio.Writer)) error
 		return err
 	}
 	// A save cut short by a crash left its temporary file: it goes now.
-	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+".tmp"
-	if entries, err := os.ReadDir(dir); err == nil {
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), prefix) {
-				os.Remove(filepath.Join(dir, e.Name()))
-			}
-		}
-	}
-	f, err := os.CreateTemp(dir, prefix+"*")
+	f, err := tempfile.Create(path)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,3 @@ func mapFile(path string) ([]byte, func() error, error) {
 	b, err := os.ReadFile(path)
 	return b, func() error { return nil }, err
 }
-
-// alive reports that process pid may run: there is no asking here, and a
-// temporary file of a solve that may run is kept.
-func alive(int) bool { return true }

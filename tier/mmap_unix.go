@@ -32,10 +32,3 @@ func mapFile(path string) ([]byte, func() error, error) {
 	}
 	return b, func() error { return syscall.Munmap(b) }, nil
 }
-
-// alive reports whether process pid runs on this machine (or may: one of
-// another user's).
-func alive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || err == syscall.EPERM
-}

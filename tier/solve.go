@@ -17,13 +17,12 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/tempfile"
 	"github.com/retro-solver/retro/internal/text"
 	"github.com/retro-solver/retro/parallel"
 )
@@ -248,13 +247,7 @@ func prepareDir(dir string, m manifest) error {
 	}
 	// A run killed while writing a file leaves it under a temporary name;
 	// one that another solve in the same folder is writing stays.
-	if stale, err := filepath.Glob(filepath.Join(dir, ".*.tmp*")); err == nil {
-		for _, f := range stale {
-			if pid, ok := tempWriter(filepath.Base(f)); !ok || !alive(pid) {
-				os.Remove(f)
-			}
-		}
-	}
+	tempfile.RemoveStale(dir, "")
 	path := filepath.Join(dir, "manifest.json")
 	if b, err := os.ReadFile(path); err == nil {
 		var old manifest
@@ -284,26 +277,6 @@ func prepareDir(dir string, m manifest) error {
 		return err
 	}
 	return syncDir(dir)
-}
-
-// tempPattern is the os.CreateTemp pattern of a file written as the
-// tier file at path: its writer's process number in its name, so that a
-// solve starting in the same folder (prepareDir) leaves it alone while
-// that process runs.
-func tempPattern(path string) string {
-	return "." + filepath.Base(path) + ".tmp" + strconv.Itoa(os.Getpid()) + "-*"
-}
-
-// tempWriter returns the process number in the name of a temporary file
-// made by tempPattern; ok is false for a name without one.
-func tempWriter(name string) (pid int, ok bool) {
-	_, rest, found := strings.Cut(name, ".tmp")
-	digits, _, dash := strings.Cut(rest, "-")
-	if !found || !dash {
-		return 0, false
-	}
-	pid, err := strconv.Atoi(digits)
-	return pid, err == nil && pid > 0
 }
 
 // solver is one tiered solve under way.

@@ -18,6 +18,7 @@ import (
 	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/tempfile"
 	"github.com/retro-solver/retro/parallel"
 )
 
@@ -560,7 +561,7 @@ func writeStore(ctx context.Context, path string, h storeHeader, r *engine.Resul
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), tempPattern(path))
+	f, err := tempfile.Create(path)
 	if err != nil {
 		return err
 	}

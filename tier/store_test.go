@@ -16,6 +16,7 @@ import (
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/internal/tempfile"
 )
 
 // TestStoreOverflow writes a tier whose depths pass 126 in a few entries
@@ -110,7 +111,7 @@ func TestPrepareDirTemporaries(t *testing.T) {
 		t.Skip("no process to wait for:", err)
 	}
 	dir := t.TempDir()
-	live, err := os.CreateTemp(dir, tempPattern(filepath.Join(dir, "KQvK.tier")))
+	live, err := tempfile.Create(filepath.Join(dir, "KQvK.tier"))
 	if err != nil {
 		t.Fatal(err)
 	}

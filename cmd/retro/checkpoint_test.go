@@ -117,3 +117,57 @@ func TestKillAndResume(t *testing.T) {
 		}
 	}
 }
+
+// TestAllKillAndResume kills `solve chess -all 3` with kill -9 after the
+// k-th tier it solves, for several k, runs it again until it finishes, and
+// compares each database with an uninterrupted run's, byte for byte. A
+// member killed before its database was complete left its temporary file
+// in the folder; the run after it removes it (its writer no longer runs),
+// so the folder ends with the databases alone.
+func TestAllKillAndResume(t *testing.T) {
+	testsize.SkipUnlessLong(t)
+	want := t.TempDir()
+	runRetro(t, "solve", "chess", "-all", "3", "-dir", want)
+	dbs, err := filepath.Glob(filepath.Join(want, "*.db"))
+	if err != nil || len(dbs) == 0 {
+		t.Fatalf("the uninterrupted run wrote no database (%v)", err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	kills, leftovers := 0, 0
+	for round := range 3 {
+		got := t.TempDir()
+		args := []string{"solve", "chess", "-all", "3", "-dir", got, "-progress"}
+		for k := 1 + rng.IntN(6); killAfter(t, k, "solved in", args...); k = 1 + rng.IntN(6) {
+			kills++
+			if temps, _ := filepath.Glob(filepath.Join(got, ".*.tmp*")); len(temps) > 0 {
+				leftovers++
+			}
+		}
+		for _, w := range dbs {
+			wantBytes, err := os.ReadFile(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotBytes, err := os.ReadFile(filepath.Join(got, filepath.Base(w)))
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			if !bytes.Equal(gotBytes, wantBytes) {
+				t.Errorf("round %d: %s differs from the uninterrupted run's", round, filepath.Base(w))
+			}
+		}
+		entries, err := os.ReadDir(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if filepath.Ext(e.Name()) != ".db" || strings.HasPrefix(e.Name(), ".") {
+				t.Errorf("round %d: %s is left in the folder", round, e.Name())
+			}
+		}
+	}
+	if leftovers == 0 {
+		// No kill left a temporary file: the test saw nothing to remove.
+		t.Errorf("%d kills in 3 rounds, none while a database was being written", kills)
+	}
+}
