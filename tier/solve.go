@@ -696,23 +696,14 @@ func (sol *Solution) Directory() []uint32 {
 	return implicit.JoinCounts(sol.g.Size(), starts, sets, func(k int) { dropPages(sol.stores[k].data) })
 }
 
-// Describe says how much the tiers hold, for progress lines.
-func (sol *Solution) Describe() string {
-	n := 0
-	for _, st := range sol.stores {
+// Describe says how much the first end tiers hold on disk, for progress
+// lines.
+func (sol *Solution) Describe(end int) string {
+	n, b := 0, uint64(0)
+	for _, st := range sol.stores[:end] {
 		if st != nil {
-			n++
+			n, b = n+1, b+uint64(len(st.data))
 		}
 	}
-	return fmt.Sprintf("%d tiers, %d entries, %s on disk", n, sol.Size(), text.HumanBytes(sol.diskBytes()))
-}
-
-func (sol *Solution) diskBytes() uint64 {
-	var b uint64
-	for _, st := range sol.stores {
-		if st != nil {
-			b += uint64(len(st.data))
-		}
-	}
-	return b
+	return fmt.Sprintf("%d tiers, %s on disk", n, text.HumanBytes(b))
 }

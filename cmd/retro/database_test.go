@@ -507,3 +507,43 @@ func TestWithMemo(t *testing.T) {
 		}
 	}
 }
+
+// TestSavingLine checks the progress line of a tiered solve's database:
+// the positions it says it saves are the database's, for a chess endgame
+// whose database holds its own tiers alone (-linked, as -all writes them)
+// as for a game whose database holds every tier.
+func TestSavingLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"solve", "chess", "-all", "3", "-dir", dir, "-progress"},
+		{"solve", "quixo", "-n", "3", "-tiered", "-progress", "-db", filepath.Join(dir, "q3.db")},
+	} {
+		_, errs, code := retro(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		lines := 0
+		for _, line := range strings.Split(errs, "\n") {
+			var n uint64
+			var rest string
+			if _, err := fmt.Sscanf(line, "retro: saving %d positions %s", &n, &rest); err != nil {
+				continue
+			}
+			path := line[strings.LastIndex(line, " to ")+len(" to "):]
+			f, err := db.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A symmetric game's table holds its classes, of IndexSize
+			// positions; any other's IndexSize is its Size.
+			if size := f.Table(0).IndexSize; size != n {
+				t.Errorf("%q: the database holds %d positions", line, size)
+			}
+			f.Close()
+			lines++
+		}
+		if lines == 0 {
+			t.Errorf("%v: no line says what it saves:\n%s", args, errs)
+		}
+	}
+}

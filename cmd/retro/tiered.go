@@ -154,19 +154,20 @@ func (c *solveRun) solveTiered(d *implicit.Descriptor, g implicit.Tiered, label 
 		entry = &e
 	}
 	if c.dbw != nil {
-		if c.wantProgress() {
-			fmt.Fprintf(c.env.stderr, "retro: saving %d positions (%s) to %s\n", sol.Size(), sol.Describe(), c.dbPath)
-		}
 		src := db.Source{Label: label, Values: sol, MaxDepth: sol.MaxDepth(), Start: entry,
 			Directory: sol.Directory(), IndexSize: g.Size()}
+		saved := len(tiers)
 		if c.linked { // the root's tiers alone: the first (Tier.Group)
-			_, end := implicit.GroupRange(tiers, 0)
-			own := tiers[end-1].End
+			_, saved = implicit.GroupRange(tiers, 0)
+			own := tiers[saved-1].End
 			src.Values, src.IndexSize, src.FirstTier = firstTier{sol, own}, own, true
 			src.MaxDepth = 0
-			for k := range end {
+			for k := range saved {
 				src.MaxDepth = max(src.MaxDepth, sol.TierMaxDepth(k))
 			}
+		}
+		if c.wantProgress() {
+			fmt.Fprintf(c.env.stderr, "retro: saving %d positions (%s) to %s\n", src.IndexSize, sol.Describe(saved), c.dbPath)
 		}
 		err := c.dbw.Add(c.ctx, src)
 		if err != nil {
