@@ -556,25 +556,23 @@ func (p *Position) diagonalSymmetric(c Color) bool {
 	if !mayRepeat(king) {
 		return false // the king is off both diagonals
 	}
+	var byKind [Pawn + 1]Bitboard // side c's squares, by kind
+	for _, pc := range p.List() {
+		if pc.Color == c {
+			byKind[pc.Kind] |= Bit(pc.Square)
+		}
+	}
+next:
 	for _, t := range [2]int{4, 7} { // a1-h8, a8-h1
 		if symSquare[t][king] != king {
 			continue // the king is off this diagonal
 		}
-		fixed := true
 		for _, pc := range p.List() {
-			if pc.Color != c {
-				continue
+			if pc.Color == c && !byKind[pc.Kind].Has(symSquare[t][pc.Square]) {
+				continue next
 			}
-			to := symSquare[t][pc.Square]
-			found := false
-			for _, o := range p.List() {
-				found = found || o.Color == c && o.Kind == pc.Kind && o.Square == to
-			}
-			fixed = fixed && found
 		}
-		if fixed {
-			return true
-		}
+		return true
 	}
 	return false
 }
