@@ -28,6 +28,8 @@ type runClassifier struct {
 	next uint64 // the index after the last one classified, which continues its run
 	ok   bool   // whether a run is kept (next is meaningful)
 	r    run
+	// moves is room for an index's moves.
+	moves [maxMoves]Move
 	// Workers' classifiers are allocated one after the other, and each
 	// writes next at every index: a cache line apart, or the line they
 	// share goes back and forth between the cores (KBNvKN's own tier:
@@ -77,7 +79,7 @@ func (c *runClassifier) classify(s uint64, dst []uint64) (implicit.Kind, uint64,
 	}
 	n := len(dst)
 	repeat := r.mayRepeat && p.diagonalSymmetric(p.Turn.Other())
-	inside, dst := c.g.tierMovesRepeat(&p, k, i, repeat, dst)
+	inside, dst := c.g.tierMovesRepeat(&p, k, i, repeat, &c.moves, dst)
 	if inside == 0 && len(dst) == n {
 		return implicit.TerminalLoss, 0, dst // no legal move: a checkmate
 	}
