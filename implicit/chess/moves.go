@@ -145,10 +145,10 @@ func (p *Position) generate(dst []Move, how listing) ([]Move, int) {
 // (En passant, which takes a piece off another square, is epSafe's.) It
 // writes them into safe, in place, as decodeLegal writes a position.
 func (p *Position) uncheckedSquares(king Square, all, ours Bitboard, safe *[MaxPieces]Bitboard) {
-	for j := range p.N {
-		safe[j] = ^Bitboard(0)
-	}
 	check := ^Bitboard(0)
+	var pinned [MaxPieces]Square // the squares of the pinned pieces, and their lines
+	var pins [MaxPieces]Bitboard
+	n := 0
 	for _, o := range p.List() {
 		switch {
 		case o.Color == p.Turn:
@@ -162,12 +162,16 @@ func (p *Position) uncheckedSquares(king Square, all, ours Bitboard, safe *[MaxP
 			case in == 0:
 				check &= line
 			case in&(in-1) == 0 && in&ours != 0:
-				safe[p.slot(in.First())] &= line
+				pinned[n], pins[n] = in.First(), line
+				n++
 			}
 		}
 	}
 	for j := range p.N {
-		safe[j] &= check
+		safe[j] = check
+	}
+	for k := range n {
+		safe[p.slot(pinned[k])] &= pins[k]
 	}
 }
 
