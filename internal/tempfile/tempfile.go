@@ -42,20 +42,17 @@ func RemoveStale(dir, name string) {
 		if k < 1 || f[0] != '.' || name != "" && f[1:k] != name {
 			continue
 		}
-		if pid, ok := Writer(f); !ok || !alive(pid) {
+		if pid, ok := writer(f[k+len(".tmp"):]); !ok || !alive(pid) {
 			os.Remove(filepath.Join(dir, f))
 		}
 	}
 }
 
-// Writer returns the process number in the name of a temporary file made
-// by Create; ok is false for a name without one.
-func Writer(name string) (pid int, ok bool) {
-	k := strings.LastIndex(name, ".tmp")
-	if k < 0 {
-		return 0, false
-	}
-	digits, _, dash := strings.Cut(name[k+len(".tmp"):], "-")
+// writer returns the process number in what follows ".tmp" in the name of
+// a temporary file made by Create ("PID-RANDOM"); ok is false for a name
+// without one.
+func writer(suffix string) (pid int, ok bool) {
+	digits, _, dash := strings.Cut(suffix, "-")
 	if !dash {
 		return 0, false
 	}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -55,7 +56,8 @@ func TestRemoveStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	if pid, ok := Writer(filepath.Base(f.Name())); !ok || pid != os.Getpid() {
+	name := filepath.Base(f.Name())
+	if pid, ok := writer(name[strings.LastIndex(name, ".tmp")+len(".tmp"):]); !ok || pid != os.Getpid() {
 		t.Errorf("Create made %s: writer %d, %v; want this process, %d", f.Name(), pid, ok, os.Getpid())
 	}
 	for _, name := range keep {
