@@ -100,33 +100,49 @@ func (f *Frontier) Emit(w int, i uint64) {
 }
 
 // EmitWords records for worker w the indices set in words, word j holding
-// the indices 64(first+j) to 64(first+j)+63, and clears words. A dense
-// round takes each nonzero word with one atomic OR, so a caller that
-// gathers what it finds in a range of indices (a block of lanes) pays an
-// atomic update per word where Emit pays one per index.
-func (f *Frontier) EmitWords(w int, first uint64, words []uint64) {
+// the indices 64(first+j) to 64(first+j)+63, and clears words. marks has
+// bit j%64 of its word j/64 set for each nonzero word j (and may have
+// others set); only those words are read, and marks is cleared too. A
+// dense round takes each nonzero word with one atomic OR, so a caller
+// that gathers what it finds in a range of indices (a block of lanes)
+// pays an atomic update per word where Emit pays one per index, and
+// nothing for the words it left empty.
+func (f *Frontier) EmitWords(w int, first uint64, words, marks []uint64) {
 	l := &f.lists[w]
-	for j, x := range words {
-		if x == 0 {
+	for m, mark := range marks {
+		if mark == 0 {
 			continue
 		}
-		words[j] = 0
-		l.count += uint64(bits.OnesCount64(x))
-		base := (first + uint64(j)) << 6
-		if !f.dense.Load() {
-			for ; x != 0 && uint64(len(l.items)) < f.perWorker; x &= x - 1 {
-				l.items = append(l.items, base|uint64(bits.TrailingZeros64(x)))
-			}
+		marks[m] = 0
+		for ; mark != 0; mark &= mark - 1 {
+			j := m<<6 | bits.TrailingZeros64(mark)
+			x := words[j]
 			if x == 0 {
 				continue
 			}
-			f.dense.Store(true)
+			words[j] = 0
+			f.emitWord(l, first+uint64(j), x)
 		}
-		if len(l.items) > 0 {
-			f.pour(l)
-		}
-		f.set.AtomicAddWord(first+uint64(j), x)
 	}
+}
+
+// emitWord records the indices set in x, word k of the bit set, for
+// worker list l (EmitWords).
+func (f *Frontier) emitWord(l *workerList, k, x uint64) {
+	l.count += uint64(bits.OnesCount64(x))
+	if !f.dense.Load() {
+		for ; x != 0 && uint64(len(l.items)) < f.perWorker; x &= x - 1 {
+			l.items = append(l.items, k<<6|uint64(bits.TrailingZeros64(x)))
+		}
+		if x == 0 {
+			return
+		}
+		f.dense.Store(true)
+	}
+	if len(l.items) > 0 {
+		f.pour(l)
+	}
+	f.set.AtomicAddWord(k, x)
 }
 
 // Preload loads, once the round has turned dense, the words of the bit set

@@ -295,7 +295,8 @@ func TestFrontierMakeDense(t *testing.T) {
 // rounds small enough to stay sparse, large enough to turn dense in the
 // middle of a word (a worker's list full part-way), and dense from the
 // start; the members and the count are the indices emitted, and the
-// words given are cleared.
+// words and marks given are cleared. The marks name every nonzero word
+// and some empty ones.
 func TestFrontierEmitWords(t *testing.T) {
 	const n, workers, block = 10000, 3, 256
 	f := NewFrontier(n, workers, 60)
@@ -337,11 +338,20 @@ func TestFrontierEmitWords(t *testing.T) {
 						}
 						continue
 					}
-					f.EmitWords(w, b*block/64, words)
+					marks := []uint64{0}
+					for j, x := range words {
+						if x != 0 || j%3 == 0 {
+							marks[0] |= 1 << j
+						}
+					}
+					f.EmitWords(w, b*block/64, words, marks)
 					for j, x := range words {
 						if x != 0 {
 							t.Errorf("word %d of block %d left %x", j, b, x)
 						}
+					}
+					if marks[0] != 0 {
+						t.Errorf("block %d left marks %x", b, marks[0])
 					}
 				}
 			}()
