@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/retro-solver/retro/engine/enginetest"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/implicit/police"
 	"github.com/retro-solver/retro/internal/testsize"
 )
 
@@ -518,5 +520,29 @@ func TestLeanDepthsOnDisk(t *testing.T) {
 	}
 	if _, err := engine.Lean(ctx, g, engine.Options{DepthsOnDisk: true, DepthDir: t.TempDir() + "/missing"}); err == nil {
 		t.Fatal("a missing folder for the depths: no error")
+	}
+}
+
+// TestLeanScans checks the lean engine with lists of a position or two a
+// worker, so that on small games most levels, and most levels'
+// candidate losses, overflow them and are found by a scan of the
+// nibbles, where the other tests' games fit in the lists; its candidate
+// losses tested where they are reached and tested once a level, whatever
+// the game's moves cost: against the sequential engine, as every game's
+// tests check it (enginetest).
+func TestLeanScans(t *testing.T) {
+	defer func(m uint64, c float64) { *engine.LeanListMin, *engine.LeanCheapList = m, c }(*engine.LeanListMin, *engine.LeanCheapList)
+	*engine.LeanListMin = 1
+	for _, cheap := range []float64{0, math.Inf(1)} {
+		*engine.LeanCheapList = cheap
+		for name, g := range map[string]implicit.Game{
+			"police 12x12":    police.New(police.Random(12, 12, 0.1, 0.02, 3)),
+			"graph 30000x3e4": graph.Random(30000, 30000, 5),
+			"graph 20000x6e4": graph.Random(20000, 60000, 6),
+		} {
+			if err := enginetest.CrossCheck(ctx, g, 1, 3); err != nil {
+				t.Errorf("%s, lists cheaper than %v steps: %v", name, cheap, err)
+			}
+		}
 	}
 }
