@@ -278,14 +278,20 @@ func (s *leanSolver) classify(ctx context.Context) (uint64, error) {
 // lists it while the lists have room.
 func (s *leanSolver) note(b *leanBuf, i uint64) {
 	b.count++
-	if s.overflow.Load() {
+	listWhileRoom(&b.list, &s.overflow, i)
+}
+
+// listWhileRoom appends i to a worker's list unless the lists of its kind
+// have overflowed (full), and marks them overflowed where it is full.
+func listWhileRoom(list *[]uint64, full *atomic.Bool, i uint64) {
+	if full.Load() {
 		return
 	}
-	if len(b.list) == cap(b.list) {
-		s.overflow.Store(true)
+	if len(*list) == cap(*list) {
+		full.Store(true)
 		return
 	}
-	b.list = append(b.list, i)
+	*list = append(*list, i)
 }
 
 // claimed returns the positions the workers claimed since the last call,
@@ -485,7 +491,7 @@ func (s *leanSolver) expandOne(b *leanBuf, t uint64, v Value, next uint8) {
 					s.note(b, p)
 				}
 			case x&next == 0 && s.nibs.AtomicOr(p, next)&(leanCode|next) == 0:
-				s.noteCandidate(b, p)
+				listWhileRoom(&b.cands, &s.candOverflow, p)
 			}
 			continue
 		}
@@ -493,19 +499,6 @@ func (s *leanSolver) expandOne(b *leanBuf, t uint64, v Value, next uint8) {
 			s.note(b, p)
 		}
 	}
-}
-
-// noteCandidate lists candidate p, marked by worker b, while the lists
-// have room.
-func (s *leanSolver) noteCandidate(b *leanBuf, p uint64) {
-	if s.candOverflow.Load() {
-		return
-	}
-	if len(b.cands) == cap(b.cands) {
-		s.candOverflow.Store(true)
-		return
-	}
-	b.cands = append(b.cands, p)
 }
 
 // allOldWins reports whether every move of p reaches a win of this level
