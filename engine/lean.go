@@ -49,7 +49,8 @@ const LeanBytesPerIndex = 0.5
 // or more to list (ListCost): the level marks it (its next frontier bit
 // set, its code left 0), and once the level's un-moves are walked, each
 // one marked and still unresolved is tested, and is a loss or loses its
-// mark, as Syzygy's generator tests a position it marked as changed.
+// mark, as DistributedLean's ranks check theirs and Syzygy's generator
+// tests a position it marked as changed.
 // Where moves are cheap to list it is tested where it is reached, each
 // time: the test then finds its own nibble and its successors' in the
 // cache, which a later pass does not. Measured on this 2-core guest
