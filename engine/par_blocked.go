@@ -453,8 +453,7 @@ func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint
 		}
 		if e&1 == 0 {
 			lanes[off] = win
-			found[off>>6] |= 1 << (off & 63)
-			marks[off>>12] |= 1 << (off >> 6 & 63)
+			markFound(found, marks, off)
 			continue
 		}
 		if l == lazy && count != nil {
@@ -462,11 +461,22 @@ func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint
 		}
 		if l--; l == 0 {
 			l = loss
-			found[off>>6] |= 1 << (off & 63)
-			marks[off>>12] |= 1 << (off >> 6 & 63)
+			markFound(found, marks, off)
 		}
 		lanes[off] = l
 	}
+}
+
+// markFound sets bit off of found and, where its word was empty, the
+// word's bit in marks: a branch on the word just loaded, where setting the
+// mark at every bit cost police 64 x 64's applyEntries 6% more
+// instructions (callgrind) than the words it spared EmitWords.
+func markFound[O uint32 | uint64](found, marks []uint64, off O) {
+	w := off >> 6
+	if found[w] == 0 {
+		marks[w>>6] |= 1 << (w & 63)
+	}
+	found[w] |= 1 << (off & 63)
 }
 
 // applyCounters is applyEntries for lanes the machine cannot address one
@@ -482,8 +492,7 @@ func applyCounters(lanes bitset.Counters, base uint64, list []uint32, code uint,
 		}
 		if e&1 == 0 {
 			lanes.Set(p, uint64(Win)<<code)
-			found[off>>6] |= 1 << (off & 63)
-			marks[off>>12] |= 1 << (off >> 6 & 63)
+			markFound(found, marks, off)
 			continue
 		}
 		if l == lazy && count != nil {
@@ -491,8 +500,7 @@ func applyCounters(lanes bitset.Counters, base uint64, list []uint32, code uint,
 		}
 		if l--; l == 0 {
 			l = uint64(Loss) << code
-			found[off>>6] |= 1 << (off & 63)
-			marks[off>>12] |= 1 << (off >> 6 & 63)
+			markFound(found, marks, off)
 		}
 		lanes.Set(p, l)
 	}
