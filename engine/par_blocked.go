@@ -471,7 +471,7 @@ func applyEntries[L uint8 | uint16 | uint32](lanes []L, base uint64, list []uint
 // word's bit in marks: a branch on the word just loaded, where setting the
 // mark at every bit cost police 64 x 64's applyEntries 6% more
 // instructions (callgrind) than the words it spared EmitWords.
-func markFound[O uint32 | uint64](found, marks []uint64, off O) {
+func markFound(found, marks []uint64, off uint32) {
 	w := off >> 6
 	if found[w] == 0 {
 		marks[w>>6] |= 1 << (w & 63)
