@@ -61,17 +61,24 @@ median() {
 }
 
 # pair A B: runs the commands in the arrays named A and B by turns, reps
-# times each, A first, and prints A's median seconds and largest peak in
-# MiB, then B's. By turns, so that the guest's speed, which drifts by a
-# fifth from hour to hour, moves both sides of a ratio alike: a median of
-# A's runs and then one of B's would put the drift into the ratio.
+# times each, and prints A's median seconds and largest peak in MiB, then
+# B's. By turns, so that the guest's speed, which drifts by a fifth from
+# hour to hour, moves both sides of a ratio alike: a median of A's runs and
+# then one of B's would put the drift into the ratio. A goes first in odd
+# rounds and B in even ones: the second run of two is often 5 to 10% the
+# faster, whichever it is (2026-11-28), which would favour B always.
 pair() {
   local -n pa=$1 pb=$2
   : >"$work/a.times"
   : >"$work/b.times"
-  for _ in $(seq "$reps"); do
-    timed "${pa[@]}" >>"$work/a.times"
-    timed "${pb[@]}" >>"$work/b.times"
+  for r in $(seq "$reps"); do
+    if ((r % 2)); then
+      timed "${pa[@]}" >>"$work/a.times"
+      timed "${pb[@]}" >>"$work/b.times"
+    else
+      timed "${pb[@]}" >>"$work/b.times"
+      timed "${pa[@]}" >>"$work/a.times"
+    fi
   done
   echo "$(summary <"$work/a.times") $(summary <"$work/b.times")"
 }
