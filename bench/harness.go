@@ -83,6 +83,11 @@ func Run(ctx context.Context, c Config, w io.Writer) ([]Row, error) {
 	for _, line := range ThisMachine().Lines() {
 		fmt.Fprintln(w, line)
 	}
+	if len(c.Workers) > 0 && slices.Max(c.Workers) > 1 {
+		most := slices.Max(c.Workers)
+		// The ratios of workers mean little where the cores share.
+		fmt.Fprintln(w, CoreScalingLine(most))
+	}
 	var rows []Row
 	for _, wl := range c.Workloads {
 		engines, workers, reps := c.Engines, c.Workers, c.Reps

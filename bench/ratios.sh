@@ -16,7 +16,9 @@
 #     bfs binary (github.com/sbeamer/gapbs, make bfs), and one BFS's time
 #     beside the whole solve's.
 # Each time is the median of REPS runs (default 3); the two sides of a
-# ratio run by turns. PARTS (default all)
+# ratio run by turns. Lines "# cores now: ..." (retro info -cores) say,
+# before and after the parts that run on several threads, how many times
+# one thread's integer work the cores did then. PARTS (default all)
 # picks some: tiered, workers, yardstick, seeds, gamesman, gap.
 #   bench/ratios.sh [WORKDIR]
 # Needs GNU time (/usr/bin/time); the seed comparison needs g++ and the
@@ -91,6 +93,13 @@ row() {
 
 echo "# bench/ratios.sh, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, reps $reps; last column: right time / left time"
 
+# cores prints, as a comment, how many times one thread's integer work the
+# cores do now (retro info -cores): a shared guest's virtual cores share a
+# physical one at some times and not at others, and the ratios of workers
+# and of threads with them. Printed before and after the parts that run
+# several threads.
+cores() { echo "# $("$retro" info -cores | tail -n 1)"; }
+
 if want tiered; then
 unset -f prep
 a=("$retro" solve quixo -n 4 -db "$work/q.db")
@@ -111,6 +120,7 @@ row "teeko -db: tiered / in memory" "in memory" "$wt" "$wm" "-tiered" "$tt" "$tm
 fi
 
 if want workers; then
+cores
 a=("$retro" solve police "$work/police-96x96.txt" -workers 2)
 b=("$retro" solve police "$work/police-96x96.txt" -workers 1)
 read -r at am bt bm < <(pair a b)
@@ -141,6 +151,7 @@ if want seeds && [ -d "$shared/tools" ]; then
 fi
 
 if want gamesman && [ -n "${GAMESMAN:-}" ]; then
+  cores
   run=$(dirname "$GAMESMAN")/../../run
   # GamesmanOne solves from its run folder, its database gone each time.
   prep() { rm -rf "$run/data"; }
@@ -152,6 +163,7 @@ if want gamesman && [ -n "${GAMESMAN:-}" ]; then
 fi
 
 if want gap && [ -n "${GAPBFS:-}" ]; then
+  cores
   # GAP's rate: the out-edges of the vertices its BFS reaches over its
   # mean time, from the first of the vertices 0-9 that reaches half the
   # graph; retro's: the predecessor edges its solve walks per second.
@@ -185,3 +197,5 @@ if want gap && [ -n "${GAPBFS:-}" ]; then
     done
   done
 fi
+
+if want workers || want gamesman || want gap; then cores; fi

@@ -105,11 +105,21 @@ func benchChildCmd(args []string, e *env) error {
 }
 
 func infoCmd(args []string, e *env) error {
-	if len(args) != 0 {
-		return usagef("info takes no arguments")
+	fs := flag.NewFlagSet("info", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	cores := fs.Bool("cores", false, "measure, in about a second, how many times one thread's integer work all the logical cores do now: a shared guest's cores may share physical ones, from one minute to the next, and every ratio of workers with them")
+	if err := parseFlags(fs, args, e); err != nil {
+		return err
 	}
-	for _, line := range bench.ThisMachine().Lines() {
+	if fs.NArg() != 0 {
+		return usagef("info: unexpected argument %q", fs.Arg(0))
+	}
+	m := bench.ThisMachine()
+	for _, line := range m.Lines() {
 		fmt.Fprintln(e.stdout, line)
+	}
+	if *cores {
+		fmt.Fprintln(e.stdout, bench.CoreScalingLine(m.GOMAXPROCS))
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ Usage:
 	retro serve [flags] FILE...       a web explorer and JSON API for databases
 	retro db info FILE                what a database holds, and its sizes
 	retro bench [-quick] [flags]      benchmark the engines on named workloads
-	retro info                        the CPU facts that benchmarks report
+	retro info [-cores]               the CPU facts that benchmarks report
 	retro help [COMMAND | GAME]       show this help, or a command's or game's
 
 Games:
@@ -59,7 +59,7 @@ func helpCmd(args []string, e *env) error {
 		fmt.Fprint(e.stdout, dbHelp)
 		return nil
 	case "info":
-		fmt.Fprintln(e.stdout, "Usage: retro info\n\nPrints the CPU's brand, cores, cache sizes and the features the hot loops use.")
+		fmt.Fprintln(e.stdout, "Usage: retro info [-cores]\n\nPrints the CPU's brand, cores, cache sizes and the features the hot loops use;\nwith -cores, also how many times one thread's integer work all the logical\ncores do at this moment (about a second): on a shared guest, two virtual\ncores may run on one physical core, and every ratio of 2 workers to 1 with them.")
 		return nil
 	}
 	if cmd, ok := commands[args[0]]; ok {

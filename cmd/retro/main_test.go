@@ -281,8 +281,19 @@ func TestBenchQuick(t *testing.T) {
 
 func TestInfo(t *testing.T) {
 	out, _, code := retro(t, "", "info")
-	if code != 0 || !strings.HasPrefix(out, "cpu: ") || !strings.Contains(out, "GOMAXPROCS") {
+	if code != 0 || !strings.HasPrefix(out, "cpu: ") || !strings.Contains(out, "GOMAXPROCS") || strings.Contains(out, "cores now") {
 		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	// -cores adds one line, a ratio of integer work; an argument is refused.
+	out, _, code = retro(t, "", "info", "-cores")
+	var threads int
+	var ratio float64
+	last := strings.TrimSpace(out[strings.LastIndex(strings.TrimSpace(out), "\n")+1:])
+	if n, err := fmt.Sscanf(last, "cores now: %d threads do %fx the integer work of one", &threads, &ratio); code != 0 || n != 2 || err != nil || threads < 1 || ratio <= 0 {
+		t.Fatalf("info -cores: exit %d, last line %q (%v)", code, last, err)
+	}
+	if _, errs, code := retro(t, "", "info", "extra"); code != 2 || !strings.Contains(errs, `unexpected argument "extra"`) {
+		t.Fatalf("info extra: exit %d, stderr %q", code, errs)
 	}
 }
 
