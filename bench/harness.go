@@ -86,7 +86,9 @@ func Run(ctx context.Context, c Config, w io.Writer) ([]Row, error) {
 	if len(c.Workers) > 0 && slices.Max(c.Workers) > 1 {
 		most := slices.Max(c.Workers)
 		// The ratios of workers mean little where the cores share.
-		fmt.Fprintln(w, CoreScalingLine(most))
+		for _, line := range CoreScalingLines(most) {
+			fmt.Fprintln(w, line)
+		}
 	}
 	var rows []Row
 	for _, wl := range c.Workloads {

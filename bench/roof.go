@@ -13,16 +13,27 @@ import (
 // operation per predecessor edge cannot process edges faster than this on
 // an index of that size.
 func AtomicRate(bytes uint64, workers int, ops uint64) float64 {
+	return atomicRate(roofArray(bytes), workers, ops)
+}
+
+// roofArray returns an array of the given size in bytes for atomicRate,
+// every page faulted in.
+func roofArray(bytes uint64) []uint64 {
 	words := make([]uint64, max(bytes/8, 1))
+	for i := range words {
+		words[i] = 1 // fault every page in before the clock starts
+	}
+	return words
+}
+
+// atomicRate is AtomicRate over words.
+func atomicRate(words []uint64, workers int, ops uint64) float64 {
 	mask := uint64(1)
 	for mask < uint64(len(words)) {
 		mask <<= 1
 	}
 	mask--
 	n := uint64(len(words))
-	for i := range words {
-		words[i] = 1 // fault every page in before the clock starts
-	}
 	per := ops / uint64(workers)
 	var wg sync.WaitGroup
 	start := time.Now()

@@ -30,4 +30,7 @@ func TestALURate(t *testing.T) {
 	if s := CoreScaling(2, 1<<22, 3); s <= 0 {
 		t.Fatalf("CoreScaling = %v", s)
 	}
+	if s := MemoryScaling(2, 1<<20, 1<<16, 3); s <= 0 {
+		t.Fatalf("MemoryScaling = %v", s)
+	}
 }

@@ -107,7 +107,7 @@ func benchChildCmd(args []string, e *env) error {
 func infoCmd(args []string, e *env) error {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	cores := fs.Bool("cores", false, "measure, in about a second, how many times one thread's integer work all the logical cores do now: a shared guest's cores may share physical ones, from one minute to the next, and every ratio of workers with them")
+	cores := fs.Bool("cores", false, "measure, in a few seconds, how many times one thread's integer work, and its random read-modify-writes over 256 MiB, all the logical cores do now: a shared guest's cores may share physical ones and its memory other guests' load, from one minute to the next, and every ratio of workers with them")
 	if err := parseFlags(fs, args, e); err != nil {
 		return err
 	}
@@ -119,7 +119,9 @@ func infoCmd(args []string, e *env) error {
 		fmt.Fprintln(e.stdout, line)
 	}
 	if *cores {
-		fmt.Fprintln(e.stdout, bench.CoreScalingLine(m.GOMAXPROCS))
+		for _, line := range bench.CoreScalingLines(m.GOMAXPROCS) {
+			fmt.Fprintln(e.stdout, line)
+		}
 	}
 	return nil
 }

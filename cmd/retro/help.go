@@ -59,7 +59,7 @@ func helpCmd(args []string, e *env) error {
 		fmt.Fprint(e.stdout, dbHelp)
 		return nil
 	case "info":
-		fmt.Fprintln(e.stdout, "Usage: retro info [-cores]\n\nPrints the CPU's brand, cores, cache sizes and the features the hot loops use;\nwith -cores, also how many times one thread's integer work all the logical\ncores do at this moment (about a second): on a shared guest, two virtual\ncores may run on one physical core, and every ratio of 2 workers to 1 with them.")
+		fmt.Fprintln(e.stdout, "Usage: retro info [-cores]\n\nPrints the CPU's brand, cores, cache sizes and the features the hot loops use;\nwith -cores, also how many times one thread's integer work, and its random\nread-modify-writes over 256 MiB, all the logical cores do at this moment (a\nfew seconds): on a shared guest two virtual cores may run on one physical\ncore, and the memory carry other guests' load, and every ratio of 2 workers\nto 1 with them.")
 		return nil
 	}
 	if cmd, ok := commands[args[0]]; ok {

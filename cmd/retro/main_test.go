@@ -284,13 +284,20 @@ func TestInfo(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "cpu: ") || !strings.Contains(out, "GOMAXPROCS") || strings.Contains(out, "cores now") {
 		t.Fatalf("exit %d, stdout %q", code, out)
 	}
-	// -cores adds one line, a ratio of integer work; an argument is refused.
+	// -cores adds two lines, ratios of integer work and of memory
+	// operations; an argument is refused.
 	out, _, code = retro(t, "", "info", "-cores")
-	var threads int
-	var ratio float64
-	last := strings.TrimSpace(out[strings.LastIndex(strings.TrimSpace(out), "\n")+1:])
-	if n, err := fmt.Sscanf(last, "cores now: %d threads do %fx the integer work of one", &threads, &ratio); code != 0 || n != 2 || err != nil || threads < 1 || ratio <= 0 {
-		t.Fatalf("info -cores: exit %d, last line %q (%v)", code, last, err)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) < 2 {
+		t.Fatalf("info -cores: exit %d, stdout %q", code, out)
+	}
+	for k, format := range []string{"cores now: %d threads do %fx the integer work of one", "memory now: %d threads do %fx the random read-modify-writes of one over 256 MiB"} {
+		var threads int
+		var ratio float64
+		line := lines[len(lines)-2+k]
+		if n, err := fmt.Sscanf(line, format, &threads, &ratio); n != 2 || err != nil || threads < 1 || ratio <= 0 {
+			t.Fatalf("info -cores: line %q (%v)", line, err)
+		}
 	}
 	if _, errs, code := retro(t, "", "info", "extra"); code != 2 || !strings.Contains(errs, `unexpected argument "extra"`) {
 		t.Fatalf("info extra: exit %d, stderr %q", code, errs)
