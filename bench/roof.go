@@ -1,10 +1,6 @@
 package bench
 
-import (
-	"sync"
-	"sync/atomic"
-	"time"
-)
+import "sync/atomic"
 
 // AtomicRate measures the machine's roof for a retrograde pass: atomic
 // read-modify-writes (64-bit adds) at uniformly random words of an array of
@@ -35,26 +31,19 @@ func atomicRate(words []uint64, workers int, ops uint64) float64 {
 	mask--
 	n := uint64(len(words))
 	per := ops / uint64(workers)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			x := uint64(w)*0x9e3779b97f4a7c15 + 1
-			for range per {
-				// xorshift64: a cheap, statistically adequate random index.
-				x ^= x << 13
-				x ^= x >> 7
-				x ^= x << 17
-				i := x & mask
-				if i >= n {
-					i -= n
-				}
-				atomic.AddUint64(&words[i], 1)
+	took := onEach(workers, func(w int) {
+		x := uint64(w)*0x9e3779b97f4a7c15 + 1
+		for range per {
+			// xorshift64: a cheap, statistically adequate random index.
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			i := x & mask
+			if i >= n {
+				i -= n
 			}
-		}()
-	}
-	wg.Wait()
-	return float64(per*uint64(workers)) / time.Since(start).Seconds()
+			atomic.AddUint64(&words[i], 1)
+		}
+	})
+	return float64(per*uint64(workers)) / took.Seconds()
 }
