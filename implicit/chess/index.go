@@ -266,10 +266,12 @@ func (s *stepper) slot(p *Position, sq Square) int {
 //
 // Without blocks: kings that no other symmetry brings into the table (the
 // moved position is its class's representative); a twin's move may
-// reorder the twins' squares (twinDelta). A king's move is found so too
-// where the kings' new pair is in the table as it stands and no other
-// symmetry brings it there: the other pieces keep their squares, and the
-// pair's number changes.
+// reorder the twins' squares (twinDelta). Where others do (classStep),
+// the least index of the moved position's images under them, with the
+// board's 8 symmetries. A king's move is found so too where the kings'
+// new pair is in the table as it stands and no other symmetry brings it
+// there: the other pieces keep their squares, and the pair's number
+// changes.
 //
 // With blocks: a move of a piece other than a pawn within the block, the
 // kings staying in its table; or a pawn's move (a step, a capture's or a
@@ -305,7 +307,7 @@ func (s *stepper) step(p *Position, j int, from, to Square) (uint64, bool) {
 		}
 		return s.turned - s.block.start + nb.start, true
 	case e.blocks == nil && !s.alone:
-		return 0, false
+		return e.classStep(p, j, to, s.turned)
 	case e.twin(j):
 		return uint64(int64(s.turned) + e.twinDelta(p, j, from, to)), true
 	}
@@ -348,15 +350,41 @@ func (e *Endgame) twinDelta(p *Position, j int, from, to Square) int64 {
 // of them where it stood), the turn passing (turned is p's index with it
 // passed), where the kings' new pair is out of the table and one symmetry
 // alone brings it in: the position's representative is then its image by
-// that symmetry, every piece's square mapped and twins put back in order.
-// ok is false where none or several do (the other pieces then decide).
-// Without blocks only.
+// that symmetry (imageIndex). ok is false where none or several do (the
+// other pieces then decide). Without blocks only.
 func (e *Endgame) kingImage(p *Position, w, b Square, turned uint64) (uint64, bool) {
 	syms := e.kkSyms[w][b]
 	if e.syms != 8 || bits.OnesCount8(syms) != 1 { // the digits are squares without pawns
 		return 0, false
 	}
-	sq := &symSquare[bits.TrailingZeros8(syms)]
+	return e.imageIndex(p, &symSquare[bits.TrailingZeros8(syms)], w, b, 0, 0, turned), true
+}
+
+// classStep returns the index after the piece of slot j of p, not a king,
+// moves to square to, the turn passing (turned is p's index with it
+// passed), where p's kings are in the table under several symmetries (not
+// alone, as on the long diagonal): the least of the indices of the moved
+// position's images under them, as canonical finds it, each by imageIndex
+// in place of a position sorted and encoded. ok is false without the
+// board's 8 symmetries. Without blocks only.
+func (e *Endgame) classStep(p *Position, j int, to Square, turned uint64) (uint64, bool) {
+	if e.syms != 8 {
+		return 0, false
+	}
+	w, b := p.Pieces[0].Square, p.Pieces[e.bk].Square
+	best := ^uint64(0)
+	for syms := e.kkSyms[w][b]; syms != 0; syms &= syms - 1 {
+		best = min(best, e.imageIndex(p, &symSquare[bits.TrailingZeros8(syms)], w, b, j, to, turned))
+	}
+	return best, true
+}
+
+// imageIndex returns the index, the turn passing (turned is p's index with
+// it passed), of the image under the symmetry of squares sq of p with its
+// kings on w and b and the piece of slot j on square to (j a king's slot:
+// no other piece moves), every piece's square mapped and twins put back in
+// order. The kings' image must be in the table.
+func (e *Endgame) imageIndex(p *Position, sq *[64]Square, w, b Square, j int, to Square, turned uint64) uint64 {
 	i := turned - turned%e.half + uint64(e.kkOf[sq[w]][sq[b]])*e.kkWidth
 	for lo := 1; lo < p.N; {
 		if lo == e.bk {
@@ -366,15 +394,27 @@ func (e *Endgame) kingImage(p *Position, w, b Square, turned uint64) (uint64, bo
 		hi := e.group[lo][1]
 		var img [MaxPieces]Square
 		for k := lo; k < hi; k++ {
-			img[k-lo] = sq[p.Pieces[k].Square]
+			s := p.Pieces[k].Square
+			if k == j {
+				s = to
+			}
+			img[k-lo] = sq[s]
 		}
-		slices.Sort(img[:hi-lo])
+		switch hi - lo { // twins in order: a piece alone or a pair without a call to sort
+		case 1:
+		case 2:
+			if img[1] < img[0] {
+				img[0], img[1] = img[1], img[0]
+			}
+		default:
+			slices.Sort(img[:hi-lo])
+		}
 		for k := lo; k < hi; k++ {
 			i += uint64(img[k-lo]) * e.weight[k]
 		}
 		lo = hi
 	}
-	return i, true
+	return i
 }
 
 // weight returns what the index gains per square a piece of slot j moves
