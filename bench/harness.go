@@ -83,9 +83,11 @@ func Run(ctx context.Context, c Config, w io.Writer) ([]Row, error) {
 	for _, line := range ThisMachine().Lines() {
 		fmt.Fprintln(w, line)
 	}
-	if len(c.Workers) > 0 && slices.Max(c.Workers) > 1 {
-		most := slices.Max(c.Workers)
-		// The ratios of workers mean little where the cores share.
+	most := 1
+	for _, n := range c.Workers {
+		most = max(most, n)
+	}
+	if most > 1 { // the ratios of workers mean little where the cores share
 		for _, line := range CoreScalingLines(most) {
 			fmt.Fprintln(w, line)
 		}

@@ -57,14 +57,15 @@ func (k Kind) Bytes(n, maxMoves uint64) uint64 {
 			w = 32
 		}
 		return uint64(float64(n) * parBytesPerIndex(w))
-	case KindLean:
+	case KindLean, KindDistLean:
 		// The nibbles, rounded up to the 2 MiB pages they are mapped in,
-		// the lists of small levels and of candidate losses.
-		return uint64(float64(n)*LeanBytesPerIndex) + 2<<20 + 3*n/128
-	case KindDistLean:
-		// The nibbles, rounded up to the 2 MiB pages they are mapped in,
-		// and the lists of small levels.
-		return uint64(float64(n)*LeanBytesPerIndex) + 2<<20 + n/64
+		// the lists of small levels and, in one process, of candidate
+		// losses (a rank checks its candidates from its own lists).
+		lists := n / 64
+		if k == KindLean {
+			lists = 3 * n / 128
+		}
+		return uint64(float64(n)*LeanBytesPerIndex) + 2<<20 + lists
 	case KindSeq:
 		w, err := laneWidth(maxMoves, 0)
 		if err != nil {
