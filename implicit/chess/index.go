@@ -583,25 +583,22 @@ func (e *Endgame) canonical(p *Position) (uint64, bool) {
 	if p.EP != 0 {
 		return e.epCanonical(p)
 	}
-	best, found := uint64(0), false
-	img := Position{N: p.N, Turn: p.Turn}
-	for syms := e.kkSyms[p.Pieces[0].Square][p.Pieces[e.bk].Square]; syms != 0; syms &= syms - 1 {
-		t := bits.TrailingZeros8(syms)
-		if t == 0 { // p itself, already in order
-			if i, ok := e.encode(p); ok && (!found || i < best) {
-				best, found = i, true
-			}
-			continue
-		}
-		for j, pc := range p.List() {
-			img.Pieces[j] = Piece{pc.Kind, pc.Color, symSquare[t][pc.Square]}
-		}
-		img.Sort()
-		if i, ok := e.encode(&img); ok && (!found || i < best) {
-			best, found = i, true
-		}
+	if e.syms == 1 { // the index of every position as it stands (Game.Played)
+		return e.encode(p)
 	}
-	return best, found
+	// Without pawns the squares are the digits: each image's index by
+	// arithmetic (imageIndex), as a move's (classStep), not a position
+	// sorted and encoded.
+	turned := uint64(0)
+	if p.Turn == Black {
+		turned = e.half
+	}
+	w, b := p.Pieces[0].Square, p.Pieces[e.bk].Square
+	best := ^uint64(0)
+	for syms := e.kkSyms[w][b]; syms != 0; syms &= syms - 1 {
+		best = min(best, e.imageIndex(p, &symSquare[bits.TrailingZeros8(syms)], w, b, 0, 0, turned))
+	}
+	return best, e.kkSyms[w][b] != 0
 }
 
 // legalAt decodes index i into p and reports whether it is legal and its
