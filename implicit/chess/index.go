@@ -46,6 +46,7 @@ type Endgame struct {
 	// brought into the table by the identity alone.
 	weight  []uint64
 	group   [][2]int
+	twins   bool // whether any piece has a twin
 	kkWidth uint64
 	alone   []bool
 	// The en-passant nodes (enpassant.go): a region of half indices per
@@ -175,6 +176,7 @@ func newEndgame(m Material, plain bool) (*Endgame, error) {
 			hi++
 		}
 		e.group = append(e.group, [2]int{lo, hi})
+		e.twins = e.twins || hi-lo > 1
 	}
 	if blocked {
 		e.makeBlocks()
@@ -386,6 +388,16 @@ func (e *Endgame) classStep(p *Position, j int, to Square, turned uint64) (uint6
 // order. The kings' image must be in the table.
 func (e *Endgame) imageIndex(p *Position, sq *[64]Square, w, b Square, j int, to Square, turned uint64) uint64 {
 	i := turned - turned%e.half + uint64(e.kkOf[sq[w]][sq[b]])*e.kkWidth
+	if !e.twins { // each piece its own digit: no order to restore
+		for _, k := range e.others {
+			s := p.Pieces[k].Square
+			if k == j {
+				s = to
+			}
+			i += uint64(sq[s]) * e.weight[k]
+		}
+		return i
+	}
 	for lo := 1; lo < p.N; {
 		if lo == e.bk {
 			lo++
