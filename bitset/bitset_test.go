@@ -139,6 +139,32 @@ func TestCounters(t *testing.T) {
 	}
 }
 
+// TestCountersGatherHigh checks each width's gather against AtomicGet, at
+// every shift that leaves a byte or less, over lanes whose neighbours hold
+// other values (a lane's bits must not take its neighbour's).
+func TestCountersGatherHigh(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, width := range []uint{8, 16, 32} {
+		c := NewCounters(200, width)
+		for i := range uint64(200) {
+			c.Set(i, r.Uint64()&c.Max())
+		}
+		idx := make([]uint64, 500)
+		for j := range idx {
+			idx[j] = r.Uint64N(200)
+		}
+		for sh := width - 8; sh < width; sh++ {
+			got := make([]uint8, len(idx)+3)
+			c.GatherHigh(idx, sh, got)
+			for j, i := range idx {
+				if want := uint8(c.AtomicGet(i) >> sh); got[j] != want {
+					t.Fatalf("width %d, shift %d: counter %d (%#x) gathered as %#x, want %#x", width, sh, i, c.Get(i), got[j], want)
+				}
+			}
+		}
+	}
+}
+
 func TestCountersDecOfZeroPanics(t *testing.T) {
 	c := NewCounters(4, 16)
 	defer func() {

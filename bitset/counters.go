@@ -135,6 +135,29 @@ func (c Counters) AtomicGet(i uint64) uint64 {
 	return atomic.LoadUint64(w) >> sh & c.max
 }
 
+// GatherHigh sets dst[j] to the bits of counter idx[j] from bit sh up, as
+// AtomicGet(idx[j]) >> sh, for each j, dst as long as idx: a batch of
+// loads that do not depend on each other, whose cache misses overlap,
+// the lanes' width known once for the batch, not found at each.
+func (c Counters) GatherHigh(idx []uint64, sh uint, dst []uint8) {
+	dst = dst[:len(idx)]
+	words, m := c.words, uint8(c.max>>sh)
+	switch c.width {
+	case 8:
+		for j, i := range idx {
+			dst[j] = uint8(atomic.LoadUint64(&words[i>>3])>>(i&7*8+uint64(sh))) & m
+		}
+	case 16:
+		for j, i := range idx {
+			dst[j] = uint8(atomic.LoadUint64(&words[i>>2])>>(i&3*16+uint64(sh))) & m
+		}
+	default:
+		for j, i := range idx {
+			dst[j] = uint8(atomic.LoadUint64(&words[i>>1])>>(i&1*32+uint64(sh))) & m
+		}
+	}
+}
+
 // Dec subtracts one from counter i and returns the new value; safe for
 // concurrent use. The counter must be positive: Dec panics if it was zero,
 // after the borrow has already spoiled the lane above.

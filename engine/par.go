@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/retro-solver/retro/bitset"
@@ -634,10 +635,8 @@ func (s *parSolver) flush(w int, depth uint64) {
 		b.ends = append(b.ends, len(b.preds))
 	}
 	b.edges += uint64(len(b.preds))
-	b.codes = append(b.codes[:0], make([]uint8, len(b.preds))...)
-	for i, p := range b.preds {
-		b.codes[i] = uint8(lanes.AtomicGet(p) >> code)
-	}
+	b.codes = slices.Grow(b.codes[:0], len(b.preds))[:len(b.preds)]
+	lanes.GatherHigh(b.preds, code, b.codes)
 	s.next.Preload(b.preds)
 	start := 0
 	for j, t := range b.batch {
