@@ -165,6 +165,27 @@ func TestCountersGatherHigh(t *testing.T) {
 	}
 }
 
+// TestCountersRead checks Read against Get over ranges of each width,
+// lanes holding values up to their largest.
+func TestCountersRead(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, width := range []uint{8, 16, 32} {
+		c := NewCounters(150, width)
+		for i := range uint64(150) {
+			c.Set(i, r.Uint64()&c.Max())
+		}
+		for _, span := range [][2]uint64{{0, 150}, {3, 70}, {149, 150}, {64, 64}} {
+			got := make([]uint64, span[1]-span[0])
+			c.Read(span[0], got)
+			for k, x := range got {
+				if want := c.Get(span[0] + uint64(k)); x != want {
+					t.Fatalf("width %d: Read from %d: counter %d = %d, want %d", width, span[0], span[0]+uint64(k), x, want)
+				}
+			}
+		}
+	}
+}
+
 func TestCountersDecOfZeroPanics(t *testing.T) {
 	c := NewCounters(4, 16)
 	defer func() {

@@ -129,6 +129,33 @@ func (c Counters) Set(i, v uint64) {
 	*w = *w&^(c.max<<sh) | v<<sh
 }
 
+// Read sets dst[k] to counter lo+k for each k: Get over a range, the
+// lanes read as a slice where the machine allows (Lanes8).
+func (c Counters) Read(lo uint64, dst []uint64) {
+	hi := lo + uint64(len(dst))
+	if l, ok := c.Lanes8(); ok {
+		for k, x := range l[lo:hi] {
+			dst[k] = uint64(x)
+		}
+		return
+	}
+	if l, ok := c.Lanes16(); ok {
+		for k, x := range l[lo:hi] {
+			dst[k] = uint64(x)
+		}
+		return
+	}
+	if l, ok := c.Lanes32(); ok {
+		for k, x := range l[lo:hi] {
+			dst[k] = uint64(x)
+		}
+		return
+	}
+	for k := range dst {
+		dst[k] = c.Get(lo + uint64(k))
+	}
+}
+
 // AtomicGet returns counter i, with an atomic load.
 func (c Counters) AtomicGet(i uint64) uint64 {
 	w, sh := c.locate(i)

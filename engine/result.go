@@ -160,13 +160,15 @@ func (r *Result) LookupRange(lo, hi uint64, vals []Value, depths []uint64) error
 	if r.lean == nil && r.only == nil {
 		// Lookup's loop without its calls: the tier store reads every
 		// index of a tier this way, twice, as it writes the tier.
-		for i := lo; i < hi; i++ {
-			v := Value(r.values.Get(i))
-			d := uint64(0)
-			if v-1 < 2 {
-				d = r.depths.Get(i) & r.depthMask
+		depths = depths[:hi-lo]
+		r.depths.Read(lo, depths)
+		for k := range depths {
+			v := Value(r.values.Get(lo + uint64(k)))
+			d := depths[k] & r.depthMask
+			if v-1 >= 2 {
+				d = 0 // a draw's or an illegal index's lane holds no depth
 			}
-			vals[i-lo], depths[i-lo] = v, d
+			vals[k], depths[k] = v, d
 		}
 		return nil
 	}
