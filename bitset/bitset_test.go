@@ -145,10 +145,7 @@ func TestCounters(t *testing.T) {
 func TestCountersGatherHigh(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, width := range []uint{8, 16, 32} {
-		c := NewCounters(200, width)
-		for i := range uint64(200) {
-			c.Set(i, r.Uint64()&c.Max())
-		}
+		c := randomCounters(r, 200, width)
 		idx := make([]uint64, 500)
 		for j := range idx {
 			idx[j] = r.Uint64N(200)
@@ -170,10 +167,7 @@ func TestCountersGatherHigh(t *testing.T) {
 func TestCountersRead(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, width := range []uint{8, 16, 32} {
-		c := NewCounters(150, width)
-		for i := range uint64(150) {
-			c.Set(i, r.Uint64()&c.Max())
-		}
+		c := randomCounters(r, 150, width)
 		for _, span := range [][2]uint64{{0, 150}, {3, 70}, {149, 150}, {64, 64}} {
 			got := make([]uint64, span[1]-span[0])
 			c.Read(span[0], got)
@@ -184,6 +178,16 @@ func TestCountersRead(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomCounters returns n counters of the given width holding random
+// values, up to the largest a lane holds.
+func randomCounters(r *rand.Rand, n uint64, width uint) Counters {
+	c := NewCounters(n, width)
+	for i := range n {
+		c.Set(i, r.Uint64()&c.Max())
+	}
+	return c
 }
 
 func TestCountersDecOfZeroPanics(t *testing.T) {
