@@ -79,14 +79,25 @@ type segment struct {
 type move struct {
 	v, e  uint32 // single-bit masks
 	seg   uint32
-	shift int // +d: the segment moves to higher bits; -d: to lower
+	moved uint32 // where seg's cubes go: up to and including v
+	// The segment moves up bits toward the higher ones, or down toward
+	// the lower (one of the two is 0): forward and back shift by both,
+	// without a branch on the direction.
+	up, down uint8
 }
+
+// forward moves the cubes of x on the segment's cells one step, as the
+// move pushes them.
+func (m *move) forward(x uint32) uint32 { return x << (m.up & 31) >> (m.down & 31) }
+
+// back moves the cubes of x on the cells they were pushed to back one step.
+func (m *move) back(x uint32) uint32 { return x << (m.down & 31) >> (m.up & 31) }
 
 // play returns the mover's and the other player's cells after the mover,
 // on me, makes move m (the cell v must not be the other's).
 func (m *move) play(me, them uint32) (nm, nt uint32) {
 	keep := ^(m.seg | m.v)
-	return me&keep | shift(me&m.seg, m.shift) | m.e, them&keep | shift(them&m.seg, m.shift)
+	return me&keep | m.forward(me&m.seg) | m.e, them&keep | m.forward(them&m.seg)
 }
 
 // New returns Quixo on an n x n board, n from 2 to 5, on every board.
@@ -154,10 +165,15 @@ func NewFrom(n, minCubes int) (*Game, error) {
 				if end[0] > r || end[1] > c {
 					sign = -1
 				}
-				m.shift = sign * step
+				if sign > 0 {
+					m.up = uint8(step)
+				} else {
+					m.down = uint8(step)
+				}
 				for rr, cc := end[0], end[1]; rr != r || cc != c; rr, cc = rr+sign*dr, cc+sign*dc {
 					m.seg |= bit(rr, cc)
 				}
+				m.moved = m.forward(m.seg)
 				g.moves = append(g.moves, m)
 				g.border |= m.v
 			}
@@ -328,13 +344,6 @@ func (g *Game) classify(x, o uint32, turn uint64) implicit.Kind {
 	return implicit.Inner
 }
 
-func shift(m uint32, by int) uint32 {
-	if by > 0 {
-		return m << by
-	}
-	return m >> -by
-}
-
 // Moves appends the boards one move away from s, one per (cell, end) pair of
 // the rules (different pairs may give the same board).
 func (g *Game) Moves(s uint64, dst []uint64) []uint64 { return g.moveList(s, dst, indices) }
@@ -417,23 +426,28 @@ func (g *Game) unmoveList(t uint64, dst []uint64, form int, within bool) []uint6
 	}
 	// Whether a board one cube short (v empty before the move) is kept.
 	fewer := bits.OnesCount32(x|o)-1 >= g.minCubes && !within
-	for _, m := range g.moves {
+	for i := range g.moves {
+		m := &g.moves[i]
 		if mover&m.e == 0 {
 			continue
 		}
-		moved := shift(m.seg, m.shift) // where the segment went: up to and including v
 		keep := ^(m.seg | m.v)
-		pm := mover&keep | shift(mover&moved, -m.shift)
-		po := other&keep | shift(other&moved, -m.shift)
+		pm := mover&keep | m.back(mover&m.moved)
+		po := other&keep | m.back(other&m.moved)
+		// The board before, the mover to move, is Inner if neither side
+		// has a line (classify): the other's cubes are the same in both.
+		if g.hasLine(po) {
+			continue
+		}
 		for _, taken := range [2]uint32{0, m.v} { // v was empty, or the mover's
 			if taken == 0 && !fewer {
 				continue // a board with fewer cubes than the game keeps, or than asked
 			}
 			pm2 := pm | taken
+			if g.hasLine(pm2) {
+				continue
+			}
 			if form != indices {
-				if g.classify(pm2, po, 0) != implicit.Inner {
-					continue
-				}
 				if form == classKeys {
 					dst = append(dst, g.canonicalKey(pm2, po))
 				} else {
@@ -445,9 +459,7 @@ func (g *Game) unmoveList(t uint64, dst []uint64, form int, within bool) []uint6
 			if prev == 1 {
 				px, po2 = po, pm2
 			}
-			if g.classify(px, po2, prev) == implicit.Inner {
-				dst = append(dst, g.Index(px, po2, prev))
-			}
+			dst = append(dst, g.Index(px, po2, prev))
 		}
 	}
 	return dst
