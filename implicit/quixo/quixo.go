@@ -43,10 +43,14 @@ type Game struct {
 	minCubes int
 	base     uint64 // the first index of the tiers kept, in the index of every board
 	size     uint64
-	lines    []uint32         // the 2n+2 full lines: rows, columns, diagonals
-	moves    []move           // every (taken cell, end) pair of the rules
-	sym16    *[8]square.Map16 // the symmetries for n <= 4, in small tables
-	sym      *[8]square.Map   // for n = 5
+	lines    []uint32 // the 2n+2 full lines: rows, columns, diagonals
+	moves    []move   // every (taken cell, end) pair of the rules
+	// toEnd[c] holds the moves whose pushed cube lands on cell c (e): an
+	// un-move's board has the mover's cube there, so unmoveList looks at
+	// the moves of the mover's cells alone.
+	toEnd [MaxN * MaxN][]move
+	sym16 *[8]square.Map16 // the symmetries for n <= 4, in small tables
+	sym   *[8]square.Map   // for n = 5
 	// lined, for n <= 4, has bit m set when the cells m hold a full line:
 	// one lookup in 8 KiB instead of a loop over the lines.
 	lined []uint64
@@ -175,6 +179,7 @@ func NewFrom(n, minCubes int) (*Game, error) {
 				}
 				m.moved = m.forward(m.seg)
 				g.moves = append(g.moves, m)
+				g.toEnd[bits.TrailingZeros32(m.e)] = append(g.toEnd[bits.TrailingZeros32(m.e)], m)
 				g.border |= m.v
 			}
 		}
@@ -426,40 +431,40 @@ func (g *Game) unmoveList(t uint64, dst []uint64, form int, within bool) []uint6
 	}
 	// Whether a board one cube short (v empty before the move) is kept.
 	fewer := bits.OnesCount32(x|o)-1 >= g.minCubes && !within
-	for i := range g.moves {
-		m := &g.moves[i]
-		if mover&m.e == 0 {
-			continue
-		}
-		keep := ^(m.seg | m.v)
-		pm := mover&keep | m.back(mover&m.moved)
-		po := other&keep | m.back(other&m.moved)
-		// The board before, the mover to move, is Inner if neither side
-		// has a line (classify): the other's cubes are the same in both.
-		if g.hasLine(po) {
-			continue
-		}
-		for _, taken := range [2]uint32{0, m.v} { // v was empty, or the mover's
-			if taken == 0 && !fewer {
-				continue // a board with fewer cubes than the game keeps, or than asked
-			}
-			pm2 := pm | taken
-			if g.hasLine(pm2) {
+	for ends := mover & g.border; ends != 0; ends &= ends - 1 {
+		to := g.toEnd[bits.TrailingZeros32(ends)]
+		for i := range to {
+			m := &to[i]
+			keep := ^(m.seg | m.v)
+			pm := mover&keep | m.back(mover&m.moved)
+			po := other&keep | m.back(other&m.moved)
+			// The board before, the mover to move, is Inner if neither side
+			// has a line (classify): the other's cubes are the same in both.
+			if g.hasLine(po) {
 				continue
 			}
-			if form != indices {
-				if form == classKeys {
-					dst = append(dst, g.canonicalKey(pm2, po))
-				} else {
-					dst = append(dst, g.canonical(pm2, po))
+			for _, taken := range [2]uint32{0, m.v} { // v was empty, or the mover's
+				if taken == 0 && !fewer {
+					continue // a board with fewer cubes than the game keeps, or than asked
 				}
-				continue
+				pm2 := pm | taken
+				if g.hasLine(pm2) {
+					continue
+				}
+				if form != indices {
+					if form == classKeys {
+						dst = append(dst, g.canonicalKey(pm2, po))
+					} else {
+						dst = append(dst, g.canonical(pm2, po))
+					}
+					continue
+				}
+				px, po2 := pm2, po
+				if prev == 1 {
+					px, po2 = po, pm2
+				}
+				dst = append(dst, g.Index(px, po2, prev))
 			}
-			px, po2 := pm2, po
-			if prev == 1 {
-				px, po2 = po, pm2
-			}
-			dst = append(dst, g.Index(px, po2, prev))
 		}
 	}
 	return dst
