@@ -49,8 +49,11 @@ type Game struct {
 	// un-move's board has the mover's cube there, so unmoveList looks at
 	// the moves of the mover's cells alone.
 	toEnd [MaxN * MaxN][]move
-	sym16 *[8]square.Map16 // the symmetries for n <= 4, in small tables
-	sym   *[8]square.Map   // for n = 5
+	// fromCell[c] holds the moves that take cell c (v): moveClasses looks
+	// at those of the cells that are not the opponent's alone.
+	fromCell [MaxN * MaxN][]move
+	sym16    *[8]square.Map16 // the symmetries for n <= 4, in small tables
+	sym      *[8]square.Map   // for n = 5
 	// lined, for n <= 4, has bit m set when the cells m hold a full line:
 	// one lookup in 8 KiB instead of a loop over the lines.
 	lined []uint64
@@ -180,6 +183,7 @@ func NewFrom(n, minCubes int) (*Game, error) {
 				m.moved = m.forward(m.seg)
 				g.moves = append(g.moves, m)
 				g.toEnd[bits.TrailingZeros32(m.e)] = append(g.toEnd[bits.TrailingZeros32(m.e)], m)
+				g.fromCell[bits.TrailingZeros32(m.v)] = append(g.fromCell[bits.TrailingZeros32(m.v)], m)
 				g.border |= m.v
 			}
 		}
@@ -573,21 +577,21 @@ const (
 func (g *Game) moveClasses(me, them uint32, how classListing, exits []uint64) (uint64, []uint64) {
 	var buf [4 * (3*MaxN - 4)]uint64
 	keys := buf[:0]
-	for _, m := range g.moves {
-		if them&m.v != 0 {
-			continue
-		}
-		exit := how != everyMove && me&m.v == 0
+	for vs := g.border &^ them; vs != 0; vs &= vs - 1 {
+		from := g.fromCell[bits.TrailingZeros32(vs)]
+		exit := how != everyMove && me&vs&-vs == 0 // a blank taken: the tier's count goes up
 		if exit && how == tierInside || !exit && how == tierExits {
 			continue
 		}
-		nm, nt := m.play(me, them)
-		key := g.canonicalKey(nt, nm)
-		if exit {
-			exits = append(exits, g.class(uint32(key>>32), uint32(key)))
-			continue
+		for i := range from {
+			nm, nt := from[i].play(me, them)
+			key := g.canonicalKey(nt, nm)
+			if exit {
+				exits = append(exits, g.class(uint32(key>>32), uint32(key)))
+				continue
+			}
+			keys = append(keys, key)
 		}
-		keys = append(keys, key)
 	}
 	return uint64(len(implicit.Distinct(keys))), exits
 }
