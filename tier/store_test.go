@@ -77,6 +77,21 @@ func TestStoreOverflow(t *testing.T) {
 	if _, err := openStore(path, want, true); err == nil {
 		t.Error("a damaged overflow passed the check")
 	}
+	// A code flipped, the overflow whole again: the codes' check fails,
+	// and a check of the header and size alone does not look.
+	data[len(data)-1] ^= 1
+	data[headerSize+chain/2] ^= 4
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openStore(path, want, true); err == nil || !strings.Contains(err.Error(), "codes' checksum") {
+		t.Errorf("a damaged code: %v, want the codes' checksum named", err)
+	}
+	st, err = openStore(path, want, false)
+	if err != nil {
+		t.Fatalf("unchecked: %v", err)
+	}
+	st.close()
 }
 
 // TestManifestUpgrade goes on in a folder of format 1 (its files are read
