@@ -373,12 +373,20 @@ func (e *Endgame) classStep(p *Position, j int, to Square, turned uint64) (uint6
 	if e.syms != 8 {
 		return 0, false
 	}
+	return e.leastImage(p, j, to, turned), true
+}
+
+// leastImage returns the least of imageIndex's indices of p, the piece of
+// slot j on square to (j a king's slot: no piece moves), under the
+// symmetries that bring p's kings into the table (^0 where none does).
+// With the board's 8 symmetries only.
+func (e *Endgame) leastImage(p *Position, j int, to Square, turned uint64) uint64 {
 	w, b := p.Pieces[0].Square, p.Pieces[e.bk].Square
 	best := ^uint64(0)
 	for syms := e.kkSyms[w][b]; syms != 0; syms &= syms - 1 {
 		best = min(best, e.imageIndex(p, &symSquare[bits.TrailingZeros8(syms)], w, b, j, to, turned))
 	}
-	return best, true
+	return best
 }
 
 // imageIndex returns the index, the turn passing (turned is p's index with
@@ -599,18 +607,13 @@ func (e *Endgame) canonical(p *Position) (uint64, bool) {
 		return e.encode(p)
 	}
 	// Without pawns the squares are the digits: each image's index by
-	// arithmetic (imageIndex), as a move's (classStep), not a position
-	// sorted and encoded.
+	// arithmetic, as a move's (classStep), not a position sorted and
+	// encoded.
 	turned := uint64(0)
 	if p.Turn == Black {
 		turned = e.half
 	}
-	w, b := p.Pieces[0].Square, p.Pieces[e.bk].Square
-	best := ^uint64(0)
-	for syms := e.kkSyms[w][b]; syms != 0; syms &= syms - 1 {
-		best = min(best, e.imageIndex(p, &symSquare[bits.TrailingZeros8(syms)], w, b, 0, 0, turned))
-	}
-	return best, e.kkSyms[w][b] != 0
+	return e.leastImage(p, 0, 0, turned), e.kkSyms[p.Pieces[0].Square][p.Pieces[e.bk].Square] != 0
 }
 
 // legalAt decodes index i into p and reports whether it is legal and its
