@@ -259,26 +259,20 @@ func Distinct(xs []uint64) []uint64 {
 			n++
 		}
 	case len(xs) <= distinctSlots/2:
-		// Open addressing, 0 marking a free slot (a 0 in xs is kept apart).
-		var table [distinctSlots]uint64
-		zero := false
+		// Open addressing over the kept elements: a slot holds 1 + the
+		// place in xs[:n] of the element hashed there, 0 when free, so the
+		// table is 128 bytes to clear rather than 128 words.
+		var table [distinctSlots]uint8
 		for _, x := range xs {
-			if x == 0 {
-				if !zero {
-					zero = true
+			for h := x * 0x9e3779b97f4a7c15 >> 57; ; h = (h + 1) % distinctSlots {
+				i := table[h]
+				if i == 0 {
+					table[h] = uint8(n + 1)
 					xs[n] = x
 					n++
-				}
-				continue
-			}
-			for h := x * 0x9e3779b97f4a7c15 >> 57; ; h = (h + 1) % distinctSlots {
-				if table[h] == x {
 					break
 				}
-				if table[h] == 0 {
-					table[h] = x
-					xs[n] = x
-					n++
+				if xs[i-1] == x {
 					break
 				}
 			}

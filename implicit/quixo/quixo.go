@@ -433,8 +433,12 @@ func (g *Game) unmoveList(t uint64, dst []uint64, form int, within bool) []uint6
 	if prev == 1 {
 		mover, other = o, x
 	}
-	// Whether a board one cube short (v empty before the move) is kept.
-	fewer := bits.OnesCount32(x|o)-1 >= g.minCubes && !within
+	// The taken cell held the mover's cube (took 1) or nothing (took 0),
+	// the latter from a board one cube short, if the game keeps it.
+	first := uint32(1)
+	if bits.OnesCount32(x|o)-1 >= g.minCubes && !within {
+		first = 0
+	}
 	for ends := mover & g.border; ends != 0; ends &= ends - 1 {
 		to := g.toEnd[bits.TrailingZeros32(ends)]
 		for i := range to {
@@ -447,11 +451,8 @@ func (g *Game) unmoveList(t uint64, dst []uint64, form int, within bool) []uint6
 			if g.hasLine(po) {
 				continue
 			}
-			for _, taken := range [2]uint32{0, m.v} { // v was empty, or the mover's
-				if taken == 0 && !fewer {
-					continue // a board with fewer cubes than the game keeps, or than asked
-				}
-				pm2 := pm | taken
+			for took := first; took < 2; took++ {
+				pm2 := pm | m.v&-took
 				if g.hasLine(pm2) {
 					continue
 				}
