@@ -114,7 +114,7 @@ func Distributed(ctx context.Context, g implicit.Game, comm Comm, opt Options) (
 	}
 	n := g.Size()
 	ranks := comm.Ranks()
-	lo, hi, err := distRange(g, comm, opt, DistBytesPerIndex+exitBytesPerIndex(g), true)
+	lo, hi, err := distRange(g, comm, opt, DistBytesPerIndex+exitBytesPerIndex(g, false), true)
 	if err != nil {
 		return nil, err
 	}

@@ -17,9 +17,11 @@ import (
 // no exit crosses ranks. The ranks agree on the last level with an action,
 // for a level with an empty frontier everywhere may still have some.
 
-// newDistExits returns the exit actions' lanes for n positions of eg.
+// newDistExits returns the exit actions' lanes for n positions of eg,
+// coded as for a game that is not Alternating (a rank's checkpoint says
+// nothing of the coding).
 func newDistExits(eg ExitGame, n uint64) *exitEvents {
-	return newExitEvents(n, exitWidth(eg))
+	return newExitEvents(eg, n, false)
 }
 
 // classifyExits is classify for an ExitGame: a position with exits counts
@@ -36,7 +38,7 @@ func (d *distSolver) classifyExits(ctx context.Context, eg ExitGame, prog *Progr
 			buf = b
 			if kind == implicit.Inner && exit.Kind != NoExit {
 				k++
-				if e, ok := event(exit); ok {
+				if e, ok := d.exits.event(exit); ok {
 					d.exits.lanes.Store(j, e)
 					found.count(e, 1)
 				}
@@ -45,7 +47,7 @@ func (d *distSolver) classifyExits(ctx context.Context, eg ExitGame, prog *Progr
 		}
 		mu.Lock()
 		for l, k := range found.atLevel {
-			d.exits.count(uint64(l+1)<<1, k)
+			d.exits.countLevel(uint64(l), k)
 		}
 		mu.Unlock()
 		prog.Advance(hi - lo)

@@ -48,7 +48,7 @@ func Parallel(ctx context.Context, g implicit.Game, opt Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	if err := opt.CheckMemory(g.Size(), parBytesPerIndex(width)+opt.reachBytesPerIndex()+exitBytesPerIndex(g)); err != nil {
+	if err := opt.CheckMemory(g.Size(), parBytesPerIndex(width)+opt.reachBytesPerIndex()+exitBytesPerIndex(g, implicit.Alternates(g))); err != nil {
 		return nil, err
 	}
 	if g, err = restrict(ctx, g, opt); err != nil {
@@ -175,7 +175,7 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 	s.cur, s.next = ws.newFrontiers(n, w, limit)
 	s.setWidth(width)
 	if eg, ok := g.(ExitGame); ok {
-		s.exits = newExitEvents(n, exitWidth(eg))
+		s.exits = newExitEvents(eg, n, implicit.Alternates(eg))
 	} else if probe, count, ok := implicit.MoveProberOf(g); ok && g.MaxMoves() < s.payloadMask {
 		s.probe, s.count = probe, count // the marker is no count
 	}
@@ -464,7 +464,7 @@ func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64)
 			kind, k, exit, buf = classify(i, buf)
 			if kind == implicit.Inner && exit.Kind != NoExit {
 				k++
-				if e, ok := event(exit); ok {
+				if e, ok := s.exits.event(exit); ok {
 					s.exits.store(i, e)
 					s.countEvent(w, e)
 				}
@@ -528,7 +528,7 @@ func (s *parSolver) classifyParts(ctx context.Context, g Parted) error {
 				c := found[x]
 				if c.kind == implicit.Inner && c.exit.Kind != NoExit {
 					c.k++
-					if e, ok := event(c.exit); ok {
+					if e, ok := s.exits.event(c.exit); ok {
 						s.exits.store(i, e)
 						s.countEvent(w, e)
 					}

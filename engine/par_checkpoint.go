@@ -21,8 +21,15 @@ const (
 // parHeader is what a parallel checkpoint says besides its arrays.
 type parHeader struct {
 	n, depth, maxDepth, edges uint64
-	width, exitWidth          uint64 // the lanes' bits; the exits' (0: no exits)
+	// The lanes' bits; the exits' (0: no exits), with alternateExits set
+	// where they are coded as an Alternating game's (files of a retro
+	// before that coding never have it).
+	width, exitWidth uint64
 }
+
+// alternateExits marks a checkpoint's exits' lanes coded as an
+// Alternating game's, in its exitWidth.
+const alternateExits = 1 << 8
 
 func (h *parHeader) fields() []*uint64 {
 	return []*uint64{&h.n, &h.depth, &h.maxDepth, &h.edges, &h.width, &h.exitWidth}
@@ -37,6 +44,9 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 	}
 	if s.exits != nil {
 		st.exitWidth = uint64(s.exits.lanes.Width())
+		if s.exits.alternate {
+			st.exitWidth |= alternateExits
+		}
 	}
 	front := bitset.NewSet(s.n)
 	if s.cur.Dense() {
@@ -85,9 +95,16 @@ func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 		exitWidth = uint64(s.exits.lanes.Width())
 	}
 	// Lanes may have been widened for deeper levels than the solve starts
-	// with: never narrowed.
+	// with: never narrowed. The exits' keep the coding they were saved in
+	// (an older retro's, in a game that now alternates: then as wide as
+	// that coding needs, which may be wider than this solve's start).
+	alternate := saved.exitWidth&alternateExits != 0
+	saved.exitWidth &^= alternateExits
+	if s.exits != nil && alternate != s.exits.alternate {
+		exitWidth = uint64((&exitEvents{alternate: alternate}).width(s.g.(ExitGame).MaxExitDepth()))
+	}
 	if saved.n != s.n || !laneWidthOK(saved.width, uint64(s.lanes.Width())) || !laneWidthOK(saved.exitWidth, exitWidth) ||
-		(exitWidth == 0) != (saved.exitWidth == 0) {
+		(exitWidth == 0) != (saved.exitWidth == 0) || alternate && s.exits == nil {
 		return fail("saved for %d positions (lanes of %d bits, exits' of %d), this solve has %d (%d, %d)",
 			saved.n, saved.width, saved.exitWidth, s.n, s.lanes.Width(), exitWidth)
 	}
@@ -96,7 +113,8 @@ func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 		s.ws.keepLanes(s.lanes)
 		s.setWidth(uint(saved.width))
 	}
-	if s.exits != nil && saved.exitWidth != exitWidth {
+	if s.exits != nil && (saved.exitWidth != uint64(s.exits.lanes.Width()) || alternate != s.exits.alternate) {
+		s.exits.alternate = alternate
 		s.exits.setLanes(bitset.NewCounters(s.n, uint(saved.exitWidth)))
 	}
 	front := bitset.NewSet(s.n)

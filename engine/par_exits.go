@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
@@ -84,19 +85,23 @@ func exitClassifiers(g ExitGame, workers int) []func(uint64, []uint64) (implicit
 // exitEvents is what a solve of an ExitGame keeps of the exits: for each
 // position whose exits act at some level, that level and the action, in a
 // lane of a packed array (0 for no action, (level+1)<<1 | 0 for a win
-// claim, (level+1)<<1 | 1 for a decrement of its count); and how many
-// actions each level has, so that levels without any skip the scan.
+// claim, (level+1)<<1 | 1 for a decrement of its count; for an Alternating
+// game level+1, the action told by the level's parity: a win claim comes
+// from a loss, of even depth, a decrement from a win, of odd depth); and
+// how many actions each level has, so that levels without any skip the
+// scan.
 //
 // Once a position is resolved its action has no more use, and its lane
 // takes its depth instead (parSolver.storeDepth). A depth d is stored as
 // level d is expanded, after the scans of the levels before it, and a
 // scan of level d or later never takes it for an action of its own: d
-// would have to be (level+1)<<1 or one more, which is more than d. So the
-// ExitGame's own lanes hold no depths, only counts.
+// would have to be (level+1)<<1 or one more, or level+1, which is more
+// than d. So the ExitGame's own lanes hold no depths, only counts.
 type exitEvents struct {
-	lanes   bitset.Counters
-	store   func(i, v uint64) // stores lane i, while other workers store others
-	atLevel []uint64
+	lanes     bitset.Counters
+	store     func(i, v uint64) // stores lane i, while other workers store others
+	alternate bool              // the actions are coded as an Alternating game's
+	atLevel   []uint64
 	// chunkLevels[c] has bit d%256 set where a lane of chunk c (the
 	// eventChunk lanes from c*eventChunk) held an action of level d when
 	// it was made, at the first scan: a scan passes over the chunks
@@ -118,11 +123,11 @@ const chunkMaskBytes = 32.0 / eventChunk
 // chunkWords returns the words of the lanes that a chunk covers.
 func (ev *exitEvents) chunkWords() uint64 { return eventChunk * uint64(ev.lanes.Width()) / 64 }
 
-// newExitEvents returns the events of n positions in lanes of the given
-// width, none yet.
-func newExitEvents(n uint64, width uint) *exitEvents {
-	ev := &exitEvents{}
-	ev.setLanes(bitset.NewCounters(n, width))
+// newExitEvents returns the events of n positions of g, none yet, coded
+// as an Alternating game's where alternate is set.
+func newExitEvents(g ExitGame, n uint64, alternate bool) *exitEvents {
+	ev := &exitEvents{alternate: alternate}
+	ev.setLanes(bitset.NewCounters(n, ev.width(g.MaxExitDepth())))
 	return ev
 }
 
@@ -150,13 +155,15 @@ func (ev *exitEvents) widen(ctx context.Context, workers int) error {
 	return err
 }
 
-// exitBytesPerIndex is the memory an ExitGame's events add per index.
-func exitBytesPerIndex(g implicit.Game) float64 {
+// exitBytesPerIndex is the memory an ExitGame's events add per index,
+// coded as an Alternating game's where alternate is set.
+func exitBytesPerIndex(g implicit.Game, alternate bool) float64 {
 	eg, ok := g.(ExitGame)
 	if !ok {
 		return 0
 	}
-	return float64(exitWidth(eg))/8 + chunkMaskBytes
+	ev := exitEvents{alternate: alternate}
+	return float64(ev.width(eg.MaxExitDepth()))/8 + chunkMaskBytes
 }
 
 // ExitGameBytes bounds the parallel engine's memory for an ExitGame of n
@@ -171,9 +178,9 @@ func ExitGameBytes(n, maxMoves uint64) uint64 {
 	return uint64(float64(n) * (parBytesPerIndex(w) + 2 + chunkMaskBytes))
 }
 
-// exitWidth is the lane width for an ExitGame's events.
-func exitWidth(g ExitGame) uint {
-	switch event := (g.MaxExitDepth()+1)<<1 | 1; {
+// width returns the lane width for actions of levels up to maxLevel.
+func (ev *exitEvents) width(maxLevel uint64) uint {
+	switch event := ev.code(maxLevel, true); {
 	case event < 1<<8:
 		return 8
 	case event < 1<<16:
@@ -182,14 +189,41 @@ func exitWidth(g ExitGame) uint {
 	return 32
 }
 
+// code returns the lane value of an action at level: a decrement, or a
+// win claim.
+func (ev *exitEvents) code(level uint64, decrement bool) uint64 {
+	if ev.alternate {
+		return level + 1
+	}
+	if decrement {
+		return (level+1)<<1 | 1
+	}
+	return (level + 1) << 1
+}
+
+// level returns the level of the action whose lane value is e (not 0).
+func (ev *exitEvents) level(e uint64) uint64 {
+	if ev.alternate {
+		return e - 1
+	}
+	return e>>1 - 1
+}
+
 // event returns the lane value of an exit's action, and false if it has
-// none (no exit, or a draw: the position's count is kept above zero).
-func event(e Exit) (uint64, bool) {
+// none (no exit, or a draw: the position's count is kept above zero). It
+// panics on a depth of the wrong parity for an Alternating game.
+func (ev *exitEvents) event(e Exit) (uint64, bool) {
 	switch e.Kind {
-	case ExitToLoss:
-		return (e.Depth + 1) << 1, true
-	case ExitToWins:
-		return (e.Depth+1)<<1 | 1, true
+	case ExitToLoss, ExitToWins:
+		decrement := e.Kind == ExitToWins
+		if ev.alternate && decrement != (e.Depth&1 == 1) {
+			reached := "loss"
+			if decrement {
+				reached = "win"
+			}
+			panic(fmt.Sprintf("engine: an Alternating game's exit reaches a %s at depth %d", reached, e.Depth))
+		}
+		return ev.code(e.Depth, decrement), true
 	}
 	return 0, false
 }
@@ -238,7 +272,10 @@ func (ev *exitEvents) scan(ctx context.Context, workers int, depth uint64, act f
 			return err
 		}
 	}
-	claim := (depth + 1) << 1
+	// An alternating game's actions of a level are all of one kind, told
+	// by its parity; another's differ in their low bit, which the match
+	// leaves out.
+	claim, decrement := ev.code(depth, false), depth&1 == 1
 	words := ev.lanes.Words()
 	width := ev.lanes.Width()
 	perWord := uint64(64 / width)
@@ -246,12 +283,17 @@ func (ev *exitEvents) scan(ctx context.Context, workers int, depth uint64, act f
 	laneMask := uint64(1)<<width - 1
 	bit := depth & 255
 	// A word holds a lane of this level if some lane, its low bit
-	// cleared, equals claim: one lane of y = 0. The test for a zero lane
-	// (any lane's top bit set in (y - ones) &^ y) is exact for the word as
-	// a whole, so a word without one is passed over in a few operations.
+	// cleared unless the game alternates, equals claim: one lane of y = 0.
+	// The test for a zero lane (any lane's top bit set in (y - ones) &^ y)
+	// is exact for the word as a whole, so a word without one is passed
+	// over in a few operations.
 	ones := ^uint64(0) / laneMask // the low bit of each lane
 	tops := ones << (width - 1)
 	claims := claim * ones
+	low := ones // the bits the match leaves out
+	if ev.alternate {
+		low = 0
+	}
 	chunks := uint64(len(ev.chunkLevels))
 	return parallel.For(ctx, workers, chunks, parallel.ChunkFor(chunks, workers, 1), func(w int, lo, hi uint64) error {
 		for c := lo; c < hi; c++ {
@@ -260,11 +302,15 @@ func (ev *exitEvents) scan(ctx context.Context, workers int, depth uint64, act f
 			}
 			for wi := c * perChunk; wi < min((c+1)*perChunk, uint64(len(words))); wi++ {
 				x := words[wi]
-				if y := x&^ones ^ claims; (y-ones)&^y&tops == 0 {
+				if y := x&^low ^ claims; (y-ones)&^y&tops == 0 {
 					continue
 				}
 				for l := range perWord {
-					if e := x >> (l * uint64(width)) & laneMask; e&^1 == claim {
+					e := x >> (l * uint64(width)) & laneMask
+					switch {
+					case ev.alternate && e == claim:
+						act(w, wi*perWord+l, decrement)
+					case !ev.alternate && e&^1 == claim:
 						act(w, wi*perWord+l, e&1 == 1)
 					}
 				}
@@ -290,7 +336,7 @@ func (ev *exitEvents) indexChunks(ctx context.Context, workers int) error {
 			for _, x := range words[c*perChunk : min((c+1)*perChunk, uint64(len(words)))] {
 				for ; x != 0; x >>= width {
 					if e := x & laneMask; e != 0 {
-						d := (e>>1 - 1) & 255
+						d := ev.level(e) & 255
 						m[d>>6] |= 1 << (d & 63)
 					}
 				}
@@ -306,7 +352,7 @@ func (ev *exitEvents) indexChunks(ctx context.Context, workers int) error {
 // countEvent counts exit action e, found by worker w, in its level.
 func (s *parSolver) countEvent(w int, e uint64) {
 	c := &s.bufs[w].levels
-	d := e>>1 - 1
+	d := s.exits.level(e)
 	for uint64(len(*c)) <= d {
 		*c = append(*c, 0)
 	}
@@ -318,7 +364,7 @@ func (s *parSolver) sumEvents() {
 	s.exits.atLevel = s.exits.atLevel[:0]
 	for i := range s.bufs {
 		for d, k := range s.bufs[i].levels {
-			s.exits.count(uint64(d+1)<<1, k)
+			s.exits.countLevel(uint64(d), k)
 		}
 		s.bufs[i].levels = s.bufs[i].levels[:0]
 	}
@@ -343,8 +389,10 @@ func (ev *exitEvents) recount(acting func(i uint64) bool) {
 }
 
 // count adds k actions to the level of action e.
-func (ev *exitEvents) count(e, k uint64) {
-	d := e>>1 - 1
+func (ev *exitEvents) count(e, k uint64) { ev.countLevel(ev.level(e), k) }
+
+// countLevel adds k actions to level d.
+func (ev *exitEvents) countLevel(d, k uint64) {
 	for uint64(len(ev.atLevel)) <= d {
 		ev.atLevel = append(ev.atLevel, 0)
 	}

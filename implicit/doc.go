@@ -40,6 +40,8 @@
 //	                                      levels
 //	UnmovePrefetcher graph                the parallel engine's blocked  each position's un-moves are read
 //	                                      levels (scatter)               from memory when it is reached
+//	Alternating      chess, morris;       the parallel engine's exits    exits' lanes twice as wide (16 bits
+//	                 tier passes it on    (tiers)                        where children are 127 to 254 deep)
 //	RepeatMover      Compact, Reduced     the parallel engine's pull     moves are deduplicated, sorted, for
 //	                                      levels, -reachable             lookups that need no such thing
 //	Symmetric        quixo, teeko         the command (Compact),         every position is solved, not one

@@ -170,6 +170,23 @@ type UnmovePrefetcher interface {
 	PrefetchUnmoves(t uint64)
 }
 
+// Alternating is a Game that has no TerminalWin, nor do the games its
+// tiers' exits lead to, so that every win's depth is odd and every loss's
+// even: Alternates reports it (a tier of a game that is forwards it).
+// The parallel engine then tells an exit's action (a claim of a win, or a
+// count taken back) by its level's parity and keeps its lanes half as
+// wide. It changes nothing else; an engine that finds a depth of the
+// wrong parity panics.
+type Alternating interface {
+	Alternates() bool
+}
+
+// Alternates reports whether g is an Alternating game that says so.
+func Alternates(g Game) bool {
+	a, ok := g.(Alternating)
+	return ok && a.Alternates()
+}
+
 // RepeatMover is a Game whose Moves lists each position once, at the cost
 // of deduplicating them (a symmetric game over its classes, two of whose
 // moves may reach one class): MovesWithRepeats(s) appends the same

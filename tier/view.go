@@ -97,6 +97,10 @@ func (v *view) MaxMoves() uint64                { return v.maxMoves }
 func (v *view) MaxExitDepth() uint64            { return v.maxExit }
 func (v *view) Classify(i uint64) implicit.Kind { return v.g.Classify(v.pos(i)) }
 
+// Alternates is the game's (implicit.Alternating): a tier's exits lead
+// to tiers of the same game.
+func (v *view) Alternates() bool { return implicit.Alternates(v.g) }
+
 // inside keeps, of the positions dst[start:], those of the tier, as
 // entries, each once for a symmetric game (deduplicated by dedupe:
 // SortedSet or Distinct).

@@ -237,6 +237,11 @@ func (g *Game) Size() uint64 { return g.size }
 // of one with (implicit.Tiered).
 func (g *Game) Tiers() []implicit.Tier { return g.itiers }
 
+// Alternates reports that every win's depth is odd and every loss's even
+// (implicit.Alternating): a game ends only in checkmate, a loss for the
+// side to move, or in a draw.
+func (g *Game) Alternates() bool { return true }
+
 // MaxMoves bounds the moves of a position: a king's 8 and three queens'.
 func (g *Game) MaxMoves() uint64 { return 8 + 3*27 }
 

@@ -355,6 +355,11 @@ func (g *Game) mustIndex(mover uint32, hm int, other uint32, ho int) uint64 {
 	return i
 }
 
+// Alternates reports that every win's depth is odd and every loss's even
+// (implicit.Alternating): a game ends only with the player to move lost
+// (too few stones, or no move), or in a draw.
+func (g *Game) Alternates() bool { return true }
+
 // Classify returns Illegal for an index that is no class's
 // representative, TerminalLoss when the player to move has fewer than
 // three stones on the board and in hand, Inner otherwise (a position
