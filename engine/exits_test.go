@@ -154,27 +154,24 @@ func TestBoundedExitCounts(t *testing.T) {
 	}
 }
 
-// parityExits is a graph whose exits keep to an Alternating game's
-// parity: a fifth reach a loss of an even depth, a fifth only wins, the
-// deepest of an odd depth, up to 199 (16-bit lanes in the other coding);
-// alternates says whether it reports it.
+// parityExits is exitGraph with its exits' depths kept to an Alternating
+// game's parity: a loss reached at an even depth, the deepest of the wins
+// at an odd one, up to 199 (16-bit lanes in the other coding); alternates
+// says whether it reports it.
 type parityExits struct {
-	*graph.Graph
+	exitGraph
 	alternates bool
 }
 
 func (g parityExits) ClassifyExits(s uint64, buf []uint64) (implicit.Kind, uint64, Exit, []uint64) {
-	if s%10 == 3 {
-		return implicit.Illegal, 0, Exit{}, buf
+	kind, k, exit, buf := g.exitGraph.ClassifyExits(s, buf)
+	switch exit.Kind {
+	case ExitToLoss:
+		exit.Depth = 2 * (s % 100)
+	case ExitToWins:
+		exit.Depth = 2*(s%100) + 1
 	}
-	kind, k := g.Graph.ClassifyCount(s)
-	switch s % 5 {
-	case 1:
-		return kind, k, Exit{Kind: ExitToLoss, Depth: 2 * (s % 100)}, buf
-	case 2:
-		return kind, k, Exit{Kind: ExitToWins, Depth: 2*(s%100) + 1}, buf
-	}
-	return kind, k, Exit{}, buf
+	return kind, k, exit, buf
 }
 
 func (g parityExits) MaxExitDepth() uint64 { return 199 }
@@ -188,7 +185,7 @@ func TestAlternatingExits(t *testing.T) {
 	ctx := context.Background()
 	for seed := range uint64(4) {
 		g := graph.Random(3000, 5000+seed*500, seed)
-		plain, alt := parityExits{g, false}, parityExits{g, true}
+		plain, alt := parityExits{exitGraph{Graph: g}, false}, parityExits{exitGraph{Graph: g}, true}
 		for _, c := range []struct {
 			g     parityExits
 			width uint
