@@ -200,6 +200,9 @@ func (s *store) load() {
 		return
 	}
 	if h := newHugeCodes(s.codes); h != nil {
+		if f, err := os.Open(s.path); err == nil {
+			h.file, h.base = f, headerSize
+		}
 		s.mapped, s.codes, s.huge = s.codes, h.copy, h
 	}
 }
@@ -257,6 +260,13 @@ type hugeCodes struct {
 	unmapPool func() error
 	used      atomic.Uint64 // pool's slots handed out
 	mu        sync.Mutex    // held while a page is filled or given its table of lines
+	// file, where set, holds the codes from byte base: a line is read from
+	// it rather than through src, so that none of the mapping's pages
+	// comes into the process for it. A fault in the mapping maps the page
+	// cache's whole folio: 4 KiB to 1 MiB on Linux 6.18, whose reads of a
+	// file fill folios of up to a MiB.
+	file *os.File
+	base int64
 }
 
 // pageLines is what lookups have read of a huge page not yet filled: the
@@ -277,15 +287,18 @@ type pageLines struct {
 // and filled once fillSmall of its small pages (a quarter) have lines
 // copied at more than crowdedPlaces of their 64 places, or fillLines of
 // its lines (a quarter) are copied; dropEvery is the lines copied between
-// two givings back of the file's pages. Each read of the mapping brings in
-// the page cache's folio around it, of up to 16 small pages on older
-// kernels and larger on newer ones (Linux 6.18 here: 200 reads a MiB
-// apart in KQRvKR's file mapped 31 MiB, 160 KiB each): at most 20 MiB a
-// child between two. KRPvKR's own tiers over its four children of 242
-// million codes, their files in the page cache, peaked at 185 and 186 MiB
-// against 209 with 1024 lines; with the files evicted first, 286 and
-// 291 MiB against 368 and 381; in the same time (81 to 85 s against 83 to
-// 100).
+// two givings back of the file's pages where a line is copied through the
+// mapping (no file to read it from: the tests' codes).
+//
+// A read of the mapping brings in the page cache's whole folio around it:
+// on Linux 6.18 here, 200 reads a MiB apart in KQRvKR's file mapped 31 MiB
+// where earlier runs' faults had filled its cache, 193 MiB after a read of
+// the whole file (its checksum's, as a tier opens) had. So lines are read
+// from the file (hugeCodes.file): KRPvKR's own tiers over its four children
+// of 242 million codes peaked at 184 and 183 MiB, its children's files in
+// the page cache or evicted first, against 224 and 289 MiB reading the
+// mapping and giving its pages back every 128 lines (368 and 381 MiB every
+// 1024), in the same time (103.8 and 115.1 s against 103.5 and 113.1).
 const (
 	lineSize      = 64
 	smallPage     = 4096
@@ -322,7 +335,11 @@ func newHugeCodes(src []byte) *hugeCodes {
 
 // release gives the copy's memory and the pool's back.
 func (h *hugeCodes) release() error {
-	return errors.Join(h.unmap(), h.unmapPool())
+	var err error
+	if h.file != nil {
+		err = h.file.Close()
+	}
+	return errors.Join(h.unmap(), h.unmapPool(), err)
 }
 
 // at returns where the codes' byte b is read: buf[off]. The bytes of a
@@ -379,12 +396,17 @@ func (h *hugeCodes) copyLine(j uint64, lines *pageLines, l, v uint64) uint32 {
 	}
 	lo := v - v%lineSize - h.skew
 	hi := min(lo+lineSize, uint64(len(h.src)))
-	copy(h.pool[(slot-1)*lineSize:], h.src[lo:hi])
+	line := h.pool[(slot-1)*lineSize : (slot-1)*lineSize+hi-lo]
+	if h.file == nil {
+		copy(line, h.src[lo:hi])
+		if slot%dropEvery == 0 {
+			dropPages(h.src)
+		}
+	} else if _, err := h.file.ReadAt(line, h.base+int64(lo)); err != nil {
+		copy(line, h.src[lo:hi]) // the mapping has the same bytes
+	}
 	if !lines.slots[l].CompareAndSwap(0, uint32(slot)) {
 		return lines.slots[l].Load()
-	}
-	if slot%dropEvery == 0 {
-		dropPages(h.src)
 	}
 	if lines.add(l) {
 		h.fill(j)
