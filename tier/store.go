@@ -427,8 +427,9 @@ func (r *pageLines) add(l uint64) bool {
 	return r.copied.Add(1) >= fillLines
 }
 
-// fill copies the codes of the copy's huge page j from the file's mapping,
-// whose pages it then gives back.
+// fill copies the codes of the copy's huge page j from the file, or from
+// its mapping, whose pages it then gives back (a folio that the page's
+// ends cut stays mapped).
 func (h *hugeCodes) fill(j uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -437,8 +438,13 @@ func (h *hugeCodes) fill(j uint64) {
 	}
 	lo := max(j*hugePage, h.skew) - h.skew
 	hi := min((j+1)*hugePage-h.skew, uint64(len(h.copy)))
-	copy(h.copy[lo:hi], h.src[lo:hi])
-	dropPages(h.src[lo:hi])
+	if h.file == nil {
+		copy(h.copy[lo:hi], h.src[lo:hi])
+		dropPages(h.src[lo:hi])
+	} else if _, err := h.file.ReadAt(h.copy[lo:hi], h.base+int64(lo)); err != nil {
+		copy(h.copy[lo:hi], h.src[lo:hi]) // the mapping has the same bytes
+		dropPages(h.src)
+	}
 	h.filled[j].Store(1)
 	h.lines[j].Store(nil)
 }
