@@ -396,14 +396,8 @@ func (h *hugeCodes) copyLine(j uint64, lines *pageLines, l, v uint64) uint32 {
 	}
 	lo := v - v%lineSize - h.skew
 	hi := min(lo+lineSize, uint64(len(h.src)))
-	line := h.pool[(slot-1)*lineSize : (slot-1)*lineSize+hi-lo]
-	if h.file == nil {
-		copy(line, h.src[lo:hi])
-		if slot%dropEvery == 0 {
-			dropPages(h.src)
-		}
-	} else if _, err := h.file.ReadAt(line, h.base+int64(lo)); err != nil {
-		copy(line, h.src[lo:hi]) // the mapping has the same bytes
+	if h.read(h.pool[(slot-1)*lineSize:(slot-1)*lineSize+hi-lo], lo) && slot%dropEvery == 0 {
+		dropPages(h.src)
 	}
 	if !lines.slots[l].CompareAndSwap(0, uint32(slot)) {
 		return lines.slots[l].Load()
@@ -427,6 +421,20 @@ func (r *pageLines) add(l uint64) bool {
 	return r.copied.Add(1) >= fillLines
 }
 
+// read copies the codes from byte lo into dst: from the file, or where
+// there is none (or its read fails) from the mapping, which holds the
+// same bytes; it reports whether it read the mapping, whose pages the
+// caller gives back.
+func (h *hugeCodes) read(dst []byte, lo uint64) (mapped bool) {
+	if h.file != nil {
+		if _, err := h.file.ReadAt(dst, h.base+int64(lo)); err == nil {
+			return false
+		}
+	}
+	copy(dst, h.src[lo:])
+	return true
+}
+
 // fill copies the codes of the copy's huge page j from the file, or from
 // its mapping, whose pages it then gives back (a folio that the page's
 // ends cut stays mapped).
@@ -438,12 +446,8 @@ func (h *hugeCodes) fill(j uint64) {
 	}
 	lo := max(j*hugePage, h.skew) - h.skew
 	hi := min((j+1)*hugePage-h.skew, uint64(len(h.copy)))
-	if h.file == nil {
-		copy(h.copy[lo:hi], h.src[lo:hi])
+	if h.read(h.copy[lo:hi], lo) {
 		dropPages(h.src[lo:hi])
-	} else if _, err := h.file.ReadAt(h.copy[lo:hi], h.base+int64(lo)); err != nil {
-		copy(h.copy[lo:hi], h.src[lo:hi]) // the mapping has the same bytes
-		dropPages(h.src)
 	}
 	h.filled[j].Store(1)
 	h.lines[j].Store(nil)
