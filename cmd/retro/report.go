@@ -215,7 +215,11 @@ func writeCounts(ctx context.Context, out io.Writer, g implicit.Game, r counted,
 	}
 	var n [4]uint64
 	if pc, ok := g.(implicit.PositionCounter); ok {
-		err := scanValues(r, 0, r.Size(), func(i uint64, v engine.Value, _ uint64) { n[v&3] += pc.Positions(i) })
+		err := scanRuns(r, 0, r.Size(), func(lo uint64, vals []engine.Value, _ []uint64) {
+			for i, v := range vals {
+				n[v&3] += pc.Positions(lo + uint64(i))
+			}
+		})
 		if err != nil {
 			return err
 		}
@@ -264,13 +268,29 @@ func writeSections(ctx context.Context, out io.Writer, sections []implicit.Secti
 	}
 	err := parallel.Each(ctx, workers, uint64(len(runs)), func(w int, k uint64) error {
 		rn, l := runs[k], &sums[w][runs[k].line]
-		return scanValues(r, rn.lo, rn.hi, func(i uint64, v engine.Value, depth uint64) {
-			n := uint64(1)
-			if rn.weight != nil && v&3 != engine.Illegal {
-				n = rn.weight(i)
+		return scanRuns(r, rn.lo, rn.hi, func(lo uint64, vals []engine.Value, depths []uint64) {
+			if rn.weight == nil {
+				// Sums kept here, where the compiler knows nothing else
+				// writes them, and added to the line once.
+				var n, longest [4]uint64
+				for i, v := range vals {
+					n[v&3]++
+					longest[v&3] = max(longest[v&3], depths[i])
+				}
+				for v := range n {
+					l.n[v] += n[v]
+					l.longest[v] = max(l.longest[v], longest[v])
+				}
+				return
 			}
-			l.n[v&3] += n
-			l.longest[v&3] = max(l.longest[v&3], depth)
+			for i, v := range vals {
+				n := uint64(1)
+				if v&3 != engine.Illegal {
+					n = rn.weight(lo + uint64(i))
+				}
+				l.n[v&3] += n
+				l.longest[v&3] = max(l.longest[v&3], depths[i])
+			}
 		})
 	})
 	if err != nil {
@@ -297,9 +317,11 @@ func writeSections(ctx context.Context, out io.Writer, sections []implicit.Secti
 // work, large beside the cost of handing it out.
 const sectionRun = 1 << 20
 
-// scanValues calls visit with the index, value and depth of each index of
-// [lo, hi), read from r a run at a time (lookupRange).
-func scanValues(r engine.Values, lo, hi uint64, visit func(i uint64, v engine.Value, depth uint64)) error {
+// scanRuns reads the values and depths of [lo, hi) from r a run at a time
+// (lookupRange) and calls visit with each run's first index, values and
+// depths: the callers' loops over a run's values are typed, not a call
+// per index (KRPvK's solve: 3% of its instructions went to those calls).
+func scanRuns(r engine.Values, lo, hi uint64, visit func(lo uint64, vals []engine.Value, depths []uint64)) error {
 	run := min(uint64(1)<<14, hi-lo)
 	vals, depths := make([]engine.Value, run), make([]uint64, run)
 	for ; lo < hi; lo += run {
@@ -307,9 +329,7 @@ func scanValues(r engine.Values, lo, hi uint64, visit func(i uint64, v engine.Va
 		if err := lookupRange(r, lo, end, vals, depths); err != nil {
 			return err
 		}
-		for i, v := range vals[:end-lo] {
-			visit(lo+uint64(i), v, depths[i])
-		}
+		visit(lo, vals[:end-lo], depths[:end-lo])
 	}
 	return nil
 }
