@@ -395,14 +395,7 @@ func (e *Endgame) leastImage(p *Position, j int, to Square, turned uint64) uint6
 // no other piece moves), every piece's square mapped and twins put back in
 // order. The kings' image must be in the table.
 func (e *Endgame) imageIndex(p *Position, sq *[64]Square, w, b Square, j int, to Square, turned uint64) uint64 {
-	// The turned side's first index, 0 or half: with the board's 8
-	// symmetries there are no pawns, and so no en-passant nodes beyond
-	// 2*half (a comparison, where turned%half was a division at each call).
-	i := uint64(0)
-	if turned >= e.half {
-		i = e.half
-	}
-	i += uint64(e.kkOf[sq[w]][sq[b]]) * e.kkWidth
+	i := turned - turned%e.half + uint64(e.kkOf[sq[w]][sq[b]])*e.kkWidth
 	if !e.twins { // each piece its own digit: no order to restore
 		for _, k := range e.others {
 			s := p.Pieces[k].Square
