@@ -436,6 +436,18 @@ func TestSolveChess(t *testing.T) {
 	}
 }
 
+// TestSolveChessTwins solves KNNvK, whose two knights are identical: each
+// index counts as the classes of its knights told apart (its section's
+// weight), and the counts are Syzygy's published ones (154 mates in one
+// with White to move; 30 positions where Black is mated).
+func TestSolveChessTwins(t *testing.T) {
+	want := "white to move: 154 wins, 1437574 draws, 0 losses; longest win 1 plies, longest loss 0 plies\n" +
+		"black to move: 0 wins, 1707858 draws, 30 losses; longest win 0 plies, longest loss 0 plies\n"
+	if out, errs, code := retro(t, "", "solve", "chess", "KNNvK"); code != 0 || out != want {
+		t.Errorf("solve chess KNNvK: exit %d, stdout %q, stderr %q; want %q", code, out, errs, want)
+	}
+}
+
 func TestSolveQuixo(t *testing.T) {
 	if out, errs, code := retro(t, "", "solve", "quixo", "-n", "3"); code != 0 || out != "win 7\n" {
 		t.Errorf("quixo -n 3: exit %d, stdout %q, stderr %q", code, out, errs)
