@@ -269,27 +269,20 @@ func writeSections(ctx context.Context, out io.Writer, sections []implicit.Secti
 	err := parallel.Each(ctx, workers, uint64(len(runs)), func(w int, k uint64) error {
 		rn, l := runs[k], &sums[w][runs[k].line]
 		return scanRuns(r, rn.lo, rn.hi, func(lo uint64, vals []engine.Value, depths []uint64) {
-			if rn.weight == nil {
-				// Sums kept here, where the compiler knows nothing else
-				// writes them, and added to the line once.
-				var n, longest [4]uint64
-				for i, v := range vals {
-					n[v&3]++
-					longest[v&3] = max(longest[v&3], depths[i])
-				}
-				for v := range n {
-					l.n[v] += n[v]
-					l.longest[v] = max(l.longest[v], longest[v])
-				}
-				return
-			}
+			// Sums kept here, where the compiler knows nothing else writes
+			// them, and added to the line once.
+			var n, longest [4]uint64
 			for i, v := range vals {
-				n := uint64(1)
-				if v&3 != engine.Illegal {
-					n = rn.weight(lo + uint64(i))
+				c := uint64(1)
+				if rn.weight != nil && v&3 != engine.Illegal {
+					c = rn.weight(lo + uint64(i))
 				}
-				l.n[v&3] += n
-				l.longest[v&3] = max(l.longest[v&3], depths[i])
+				n[v&3] += c
+				longest[v&3] = max(longest[v&3], depths[i])
+			}
+			for v := range n {
+				l.n[v] += n[v]
+				l.longest[v] = max(l.longest[v], longest[v])
 			}
 		})
 	})
