@@ -142,11 +142,15 @@ func (p *Plan) peaks(g implicit.Tiered, workers int) {
 		}
 		for _, c := range t.Children {
 			// A code per entry, mostly one byte, of the part of the child
-			// the tier's moves reach (a copy of what they read: tier's
-			// hugeCodes).
+			// the tier's moves reach, read through the file's mapping or,
+			// for a large child, from a copy of what they read in huge
+			// pages (hugeCodes), which holds more (hugeBytes).
 			codes := p.Entries[c]
 			if reacher != nil {
 				codes = min(codes, reacher.ChildReach(k, c))
+			}
+			if p.Entries[c]*planWidth >= uint64(hugeLoad) {
+				codes = hugeBytes(codes)
 			}
 			b += codes
 			if symmetric {

@@ -68,9 +68,10 @@ type withoutReach struct{ implicit.Tiered }
 func (w withoutReach) TierMaxMoves(k int) uint64 { return w.Tiered.(*chess.Game).TierMaxMoves(k) }
 
 // A tier's plan counts the codes of the part of a child its moves reach
-// where the game says which (implicit.ChildReacher): KRPvKR's tiers with
-// the pawn on the seventh rank read half of each of the four endgames its
-// promotions reach.
+// where the game says which (implicit.ChildReacher), and for a child that
+// a copy in huge pages serves, that copy's bound (tier.ChildBytes): KRPvKR's
+// tiers with the pawn on the seventh rank read half of each of the four
+// endgames its promotions reach.
 func TestPlanChildReach(t *testing.T) {
 	m, err := chess.ParseMaterial("KRPvKR")
 	if err != nil {
@@ -85,7 +86,8 @@ func TestPlanChildReach(t *testing.T) {
 	for k, tr := range g.Tiers() {
 		var want uint64
 		for _, c := range tr.Children {
-			want += whole.Entries[c] - min(whole.Entries[c], g.ChildReach(k, c))
+			n := whole.Entries[c]
+			want += tier.ChildBytes(n, n) - tier.ChildBytes(n, min(n, g.ChildReach(k, c)))
 		}
 		if got := whole.Tiers[k] - reach.Tiers[k]; got != want {
 			t.Errorf("tier %s: its plan counts %d bytes less than with its children whole, want %d", tr.Name, got, want)

@@ -310,6 +310,22 @@ const (
 	dropEvery     = 128
 )
 
+// hugeBytes bounds the memory a hugeCodes copy holds where lookups read
+// a part of reach bytes of the codes, in one stretch (a chess child's half
+// or pawn slice): the huge pages that stretch touches, ceil(reach /
+// hugePage) and one where it does not start on a page, each filled whole,
+// with the lines copied into the pool before it was (up to fillLines and
+// the slots lost to races: a quarter of a page more) and its table of
+// lines (garbage once the page is filled, until the collector runs). On
+// KRPvKP.33's 32 children read all over their halves, 14.1 MiB each: 7
+// pages filled and an eighth with lines, and 2.6 MiB of lines pooled
+// (2026-11-29): the plan that counted reach alone was 0.89 of the
+// process's peak.
+func hugeBytes(reach uint64) uint64 {
+	pages := (reach+hugePage-1)/hugePage + 1
+	return pages * (hugePage + (fillLines+64)*lineSize + uint64(unsafe.Sizeof(pageLines{})))
+}
+
 // newHugeCodes returns an empty copy of the codes src in huge pages
 // (bitset.MapHuge); nil where there are none to ask for.
 func newHugeCodes(src []byte) *hugeCodes {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/retro-solver/retro/db"
 	"github.com/retro-solver/retro/engine"
@@ -275,5 +276,72 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 		if whole && g.filled[j].Load() == 0 {
 			t.Errorf("huge page %d not filled after reads all over it", j)
 		}
+	}
+}
+
+// TestHugeBytesBoundsTheCopy reads a stretch of a child's codes all over,
+// from several readers at once, as a tier's workers read the half of a
+// child that a pawn's promotions reach, and checks that what the copy then
+// holds (its filled huge pages, the lines in its pool, the tables of the
+// pages not filled) is within hugeBytes, the plan's bound, and more than
+// the stretch's whole pages alone: the lines pooled before a page was
+// filled are part of what the plan must count.
+func TestHugeBytesBoundsTheCopy(t *testing.T) {
+	want := make([]byte, 8*hugePage)
+	for i := range want {
+		want[i] = byte(i%251) + 1
+	}
+	path := filepath.Join(t.TempDir(), "codes")
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, unmap, err := mapFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unmap()
+	h := newHugeCodes(src)
+	if h == nil {
+		t.Skip("no huge pages to map here")
+	}
+	defer h.release()
+	// A stretch that starts and ends inside pages, read until each of its
+	// pages is filled.
+	lo, reach := uint64(3<<20+777), uint64(10<<20)
+	var wg sync.WaitGroup
+	bad := make([]int, 4)
+	for w := range bad {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(w), 2))
+			for range 200000 {
+				b := lo + r.Uint64N(reach)
+				if buf, off := h.at(b); buf[off] != want[b] {
+					bad[w]++
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if bad[0]+bad[1]+bad[2]+bad[3] != 0 {
+		t.Fatalf("bytes read wrong: %v", bad)
+	}
+	var filled, tables uint64
+	for j := range h.filled {
+		if h.filled[j].Load() != 0 {
+			filled++
+		}
+		if h.lines[j].Load() != nil {
+			tables++
+		}
+	}
+	held := filled*hugePage + h.used.Load()*lineSize + tables*uint64(unsafe.Sizeof(pageLines{}))
+	pages := (reach+hugePage-1)/hugePage + 1
+	if held > hugeBytes(reach) {
+		t.Errorf("the copy holds %d bytes (%d pages filled, %d lines pooled, %d tables), more than hugeBytes's %d",
+			held, filled, h.used.Load(), tables, hugeBytes(reach))
+	}
+	if held <= pages*hugePage {
+		t.Errorf("the copy holds %d bytes (%d pages filled, %d lines pooled): no more than the stretch's %d pages; the test no longer reads the pool's share",
+			held, filled, h.used.Load(), pages)
 	}
 }
