@@ -162,19 +162,7 @@ func TestPrepareDirTemporaries(t *testing.T) {
 // than 8 places of a quarter of its small pages, and not before (a page
 // never filled reads as zero in the copy).
 func TestHugeCodesFillOnRead(t *testing.T) {
-	want := make([]byte, 5*hugePage+12345)
-	for i := range want {
-		want[i] = byte(i%251) + 1
-	}
-	path := filepath.Join(t.TempDir(), "codes")
-	if err := os.WriteFile(path, want, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	src, unmap, err := mapFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unmap()
+	want, src := mappedCodes(t, 5*hugePage+12345)
 	h := newHugeCodes(src)
 	if h == nil {
 		t.Skip("no huge pages to map here")
@@ -255,21 +243,8 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 	// reads spread over every small page fill every whole huge page.
 	g := newHugeCodes(src)
 	defer g.release()
-	var wg sync.WaitGroup
-	bad := make([]int, 4)
-	for w := range bad {
-		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(w), 1))
-			for range 100000 {
-				if !read(g, r.Uint64N(uint64(len(want)))) {
-					bad[w]++
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if bad[0]+bad[1]+bad[2]+bad[3] != 0 {
-		t.Errorf("read at once, bytes read wrong: %v", bad)
+	if bad := readAtOnce(g, want, 0, uint64(len(want)), 100000); bad != 0 {
+		t.Errorf("read at once, %d bytes read wrong", bad)
 	}
 	for j := range uint64(len(g.filled)) {
 		whole := j*hugePage >= g.skew && (j+1)*hugePage-g.skew <= uint64(len(want))
@@ -287,19 +262,7 @@ func TestHugeCodesFillOnRead(t *testing.T) {
 // the stretch's whole pages alone: the lines pooled before a page was
 // filled are part of what the plan must count.
 func TestHugeBytesBoundsTheCopy(t *testing.T) {
-	want := make([]byte, 8*hugePage)
-	for i := range want {
-		want[i] = byte(i%251) + 1
-	}
-	path := filepath.Join(t.TempDir(), "codes")
-	if err := os.WriteFile(path, want, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	src, unmap, err := mapFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unmap()
+	want, src := mappedCodes(t, 8*hugePage)
 	h := newHugeCodes(src)
 	if h == nil {
 		t.Skip("no huge pages to map here")
@@ -308,22 +271,8 @@ func TestHugeBytesBoundsTheCopy(t *testing.T) {
 	// A stretch that starts and ends inside pages, read until each of its
 	// pages is filled.
 	lo, reach := uint64(3<<20+777), uint64(10<<20)
-	var wg sync.WaitGroup
-	bad := make([]int, 4)
-	for w := range bad {
-		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(w), 2))
-			for range 200000 {
-				b := lo + r.Uint64N(reach)
-				if buf, off := h.at(b); buf[off] != want[b] {
-					bad[w]++
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if bad[0]+bad[1]+bad[2]+bad[3] != 0 {
-		t.Fatalf("bytes read wrong: %v", bad)
+	if bad := readAtOnce(h, want, lo, reach, 200000); bad != 0 {
+		t.Fatalf("%d bytes read wrong", bad)
 	}
 	var filled, tables uint64
 	for j := range h.filled {
@@ -344,4 +293,45 @@ func TestHugeBytesBoundsTheCopy(t *testing.T) {
 		t.Errorf("the copy holds %d bytes (%d pages filled, %d lines pooled): no more than the stretch's %d pages; the test no longer reads the pool's share",
 			held, filled, h.used.Load(), pages)
 	}
+}
+
+// mappedCodes writes n bytes of codes to a file and maps it: the codes,
+// and the mapping that a hugeCodes copies from.
+func mappedCodes(t *testing.T, n int) (want, src []byte) {
+	t.Helper()
+	want = make([]byte, n)
+	for i := range want {
+		want[i] = byte(i%251) + 1
+	}
+	path := filepath.Join(t.TempDir(), "codes")
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, unmap, err := mapFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unmap() })
+	return want, src
+}
+
+// readAtOnce reads h at random bytes of [lo, lo+n) from 4 readers at once,
+// as a tier's workers look up a child, reads each, and returns the
+// number of bytes that read otherwise than want holds them.
+func readAtOnce(h *hugeCodes, want []byte, lo, n uint64, reads int) int {
+	var wg sync.WaitGroup
+	bad := make([]int, 4)
+	for w := range bad {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(w), lo))
+			for range reads {
+				b := lo + r.Uint64N(n)
+				if buf, off := h.at(b); buf[off] != want[b] {
+					bad[w]++
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return bad[0] + bad[1] + bad[2] + bad[3]
 }
