@@ -144,15 +144,12 @@ func (p *Plan) peaks(g implicit.Tiered, workers int) {
 			// A code per entry, mostly one byte, of the part of the child
 			// the tier's moves reach, read through the file's mapping or,
 			// for a large child, from a copy of what they read in huge
-			// pages (hugeCodes), which holds more (hugeBytes).
-			codes := p.Entries[c]
+			// pages (hugeCodes), which holds more (childBytes).
+			reach := p.Entries[c]
 			if reacher != nil {
-				codes = min(codes, reacher.ChildReach(k, c))
+				reach = min(reach, reacher.ChildReach(k, c))
 			}
-			if p.Entries[c]*planWidth >= uint64(hugeLoad) {
-				codes = hugeBytes(codes)
-			}
-			b += codes
+			b += childBytes(p.Entries[c], reach)
 			if symmetric {
 				b += tiers[c].Size() / 8
 			}

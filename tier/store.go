@@ -308,23 +308,38 @@ const (
 	fillSmall     = smallPerHuge / 4
 	fillLines     = linesPerHuge / 4
 	dropEvery     = 128
+	// poolLines is the pool's room for a huge page's lines: fillLines,
+	// after which the page is filled, and slots that lookups lost to
+	// another's copy of the same line.
+	poolLines = fillLines + 64
 )
+
+// childBytes is what a tier's plan counts for a child of entries codes
+// whose moves read a part of reach of them: those codes, read through the
+// file's mapping, or for a child that load copies, hugeBytes.
+func childBytes(entries, reach uint64) uint64 {
+	if entries*planWidth < uint64(hugeLoad) {
+		return reach
+	}
+	return hugeBytes(reach)
+}
 
 // hugeBytes bounds the memory a hugeCodes copy holds where lookups read
 // a part of reach bytes of the codes, in one stretch (a chess child's half
-// or pawn slice): the huge pages that stretch touches, ceil(reach /
-// hugePage) and one where it does not start on a page, each filled whole,
-// with the lines copied into the pool before it was (up to fillLines and
-// the slots lost to races: a quarter of a page more) and its table of
-// lines (garbage once the page is filled, until the collector runs). On
-// KRPvKP.33's 32 children read all over their halves, 14.1 MiB each: 7
-// pages filled and an eighth with lines, and 2.6 MiB of lines pooled
-// (2026-11-29): the plan that counted reach alone was 0.89 of the
-// process's peak.
+// or pawn slice): the huge pages that stretch touches (stretchPages), each
+// filled whole, with the lines copied into the pool before it was
+// (poolLines: a quarter of a page more) and its table of lines (garbage
+// once the page is filled, until the collector runs). On KRPvKP.33's 32
+// children read all over their halves, 14.1 MiB each: 7 pages filled and
+// an eighth with lines, and 2.6 MiB of lines pooled (2026-11-29): the plan
+// that counted reach alone was 0.89 of the process's peak.
 func hugeBytes(reach uint64) uint64 {
-	pages := (reach+hugePage-1)/hugePage + 1
-	return pages * (hugePage + (fillLines+64)*lineSize + uint64(unsafe.Sizeof(pageLines{})))
+	return stretchPages(reach) * (hugePage + poolLines*lineSize + uint64(unsafe.Sizeof(pageLines{})))
 }
+
+// stretchPages returns the most huge pages a stretch of n bytes touches:
+// ceil(n / hugePage), and one more where it does not start on a page.
+func stretchPages(n uint64) uint64 { return (n+hugePage-1)/hugePage + 1 }
 
 // newHugeCodes returns an empty copy of the codes src in huge pages
 // (bitset.MapHuge); nil where there are none to ask for.
@@ -335,10 +350,7 @@ func newHugeCodes(src []byte) *hugeCodes {
 	}
 	skew := uint64(uintptr(unsafe.Pointer(&c[0])) % hugePage)
 	pages := (skew + uint64(len(c)) + hugePage - 1) / hugePage
-	// A page is filled once fillLines of its lines are copied: the pool
-	// holds at most that many a page, and a slot or two per page that a
-	// lookup lost to another's copy of the same line.
-	pool, unmapPool := bitset.MapHuge(pages * (fillLines + 64) * lineSize)
+	pool, unmapPool := bitset.MapHuge(pages * poolLines * lineSize)
 	if pool == nil {
 		unmap()
 		return nil

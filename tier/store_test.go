@@ -284,7 +284,7 @@ func TestHugeBytesBoundsTheCopy(t *testing.T) {
 		}
 	}
 	held := filled*hugePage + h.used.Load()*lineSize + tables*uint64(unsafe.Sizeof(pageLines{}))
-	pages := (reach+hugePage-1)/hugePage + 1
+	pages := stretchPages(reach)
 	if held > hugeBytes(reach) {
 		t.Errorf("the copy holds %d bytes (%d pages filled, %d lines pooled, %d tables), more than hugeBytes's %d",
 			held, filled, h.used.Load(), tables, hugeBytes(reach))
