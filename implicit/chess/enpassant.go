@@ -53,8 +53,7 @@ func (p *Position) attackedAfter(s Square, by Color, all Bitboard, from, to, gon
 func (p *Position) enPassant(dst []Square) []Square {
 	us := p.Turn
 	them := us.Other()
-	occ := p.occupancy()
-	all := occ[0] | occ[1]
+	all := p.occupied()
 	king := p.king(us)
 	for _, pc := range p.List() {
 		if pc.Color != them || pc.Kind != Pawn || pc.Square.Rank() != doubleRank(them) {
@@ -125,6 +124,56 @@ func (p *Position) bothPawns() bool {
 func (p *Position) pawnOnDoubleRank(c Color) bool {
 	for _, pc := range p.List() {
 		if pc.Kind == Pawn && pc.Color == c && pc.Square.Rank() == doubleRank(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// epChances is what a position one un-move before p (the other side to
+// move) needs to be an en-passant node, p's side to move having just made
+// a double step into it: for each pawn of p's side to move on its double
+// step's rank, the square it passed over and the one it came from, both
+// empty there, and the squares from which a pawn of the other side would
+// take it (one must be there). pawns is the other side's pawns in p.
+type epChances struct {
+	n            int
+	skip, origin [8]Square
+	takers       [8]Bitboard
+	pawns        Bitboard
+}
+
+// epChances returns p's epChances.
+func (p *Position) epChances() epChances {
+	var c epChances
+	us := p.Turn
+	for _, pc := range p.List() {
+		switch {
+		case pc.Kind != Pawn:
+		case pc.Color != us:
+			c.pawns |= Bit(pc.Square)
+		case pc.Square.Rank() == doubleRank(us):
+			skip := Square(int(pc.Square) - pawnStep(us))
+			c.skip[c.n], c.origin[c.n] = skip, Square(int(skip)-pawnStep(us))
+			c.takers[c.n] = pawnAttacks[us][skip]
+			c.n++
+		}
+	}
+	return c
+}
+
+// possible reports whether the position before p's un-move of a piece of
+// the side that moved last from to back to from (pawn: a pawn), without
+// a capture, can be an en-passant node: a filter for withEP's search,
+// which the position must pass. all is p's occupied squares.
+func (c *epChances) possible(from, to Square, pawn bool, all Bitboard) bool {
+	before := all&^Bit(to) | Bit(from)
+	pawns := c.pawns
+	if pawn {
+		pawns = pawns&^Bit(to) | Bit(from)
+	}
+	for k := range c.n {
+		if !before.Has(c.skip[k]) && !before.Has(c.origin[k]) && pawns&c.takers[k] != 0 {
 			return true
 		}
 	}

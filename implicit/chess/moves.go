@@ -311,12 +311,16 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 		opened = p.enPassant(eps[:0])
 	}
 	nodes := ep && p.pawnOnDoubleRank(p.Turn) // whether a position before can be an en-passant node
+	var chances epChances
+	if nodes {
+		chances = p.epChances()
+	}
 	for j, pc := range p.List() {
 		if pc.Color != them {
 			continue
 		}
 		for from := p.unmoveSquares(j, all, king, opened); from != 0; from &= from - 1 {
-			if u := (unmove{uint8(j), from.First(), 0}); nodes {
+			if u := (unmove{uint8(j), from.First(), 0}); nodes && chances.possible(u.from, pc.Square, pc.Kind == Pawn, all) {
 				dst = p.withEP(dst, u, ep)
 			} else {
 				dst = append(dst, u) // withEP's, inline
