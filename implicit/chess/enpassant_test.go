@@ -135,3 +135,59 @@ func pawnsFacing(rng *rand.Rand, m Material) Position {
 		return p
 	}
 }
+
+// TestEPChances checks epChances's filter against the search it spares
+// (withEP): in the positions two plies after a double step that opens an
+// en-passant capture, every un-move without a capture whose position
+// before has an en-passant square (the node the double step made, among
+// others) passes possible.
+func TestEPChances(t *testing.T) {
+	_, m := testGame(t, "KPPvKP")
+	rng := rand.New(rand.NewPCG(5, 6))
+	found, checked := 0, 0
+	tries := 2000
+	if testing.Short() {
+		tries = 300
+	}
+	for range tries {
+		start := pawnsFacing(rng, m)
+		if !start.Legal() {
+			continue
+		}
+		for _, step := range start.Moves(nil) {
+			node := start.Play(step)
+			if node.EP == 0 {
+				continue
+			}
+			for _, reply := range node.Moves(nil) {
+				p := node.Play(reply)
+				if p.EP != 0 {
+					continue
+				}
+				all, king, chances := p.occupied(), p.king(p.Turn), p.epChances()
+				for j, pc := range p.List() {
+					if pc.Color == p.Turn {
+						continue
+					}
+					for from := p.unmoveSquares(j, all, king, nil); from != 0; from &= from - 1 {
+						checked++
+						q := p.unplay(unmove{uint8(j), from.First(), 0})
+						var buf [4]Square
+						if len(q.enPassant(buf[:0])) == 0 {
+							continue
+						}
+						found++
+						if !chances.possible(from.First(), pc.Square, pc.Kind == Pawn, all) {
+							t.Fatalf("%s: the un-move of %v from %v leaves %s, with an en-passant square, which epChances rules out",
+								p.FEN(), pc.Square, from.First(), q.FEN())
+						}
+					}
+				}
+			}
+		}
+	}
+	if found < tries/10 {
+		t.Fatalf("%d un-moves to a position with an en-passant square in %d; want %d or more", found, checked, tries/10)
+	}
+	t.Logf("%d of %d un-moves reach a position with an en-passant square", found, checked)
+}
