@@ -307,12 +307,12 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 	}
 	var eps [4]Square
 	var opened []Square // the squares a double step into p would open
+	// chances says where a position before can be an en-passant node:
+	// nowhere without pawns on both sides, or without a pawn of p's side to
+	// move where a double step ends.
+	var chances epChances
 	if ep {
 		opened = p.enPassant(eps[:0])
-	}
-	nodes := ep && p.pawnOnDoubleRank(p.Turn) // whether a position before can be an en-passant node
-	var chances epChances
-	if nodes {
 		chances = p.epChances()
 	}
 	for j, pc := range p.List() {
@@ -320,7 +320,7 @@ func (p *Position) unmoves(dst []unmove) []unmove {
 			continue
 		}
 		for from := p.unmoveSquares(j, all, king, opened); from != 0; from &= from - 1 {
-			if u := (unmove{uint8(j), from.First(), 0}); nodes && chances.possible(u.from, pc.Square, pc.Kind == Pawn, all) {
+			if u := (unmove{uint8(j), from.First(), 0}); chances.possible(u.from, pc.Square, pc.Kind == Pawn, all) {
 				dst = p.withEP(dst, u, ep)
 			} else {
 				dst = append(dst, u) // withEP's, inline
