@@ -170,6 +170,15 @@ type UnmovePrefetcher interface {
 	PrefetchUnmoves(t uint64)
 }
 
+// InEdger is a Game whose un-moves are stored as a list of 32-bit indices
+// (an explicit graph's in-edges): InEdges(t) returns that list, the
+// positions Unmoves(t) appends, in the same order, without copying them.
+// The caller must not change it. The parallel engine walks it in place of
+// Unmoves' copy.
+type InEdger interface {
+	InEdges(t uint64) []uint32
+}
+
 // Alternating is a Game that has no TerminalWin, nor do the games its
 // tiers' exits lead to, so that every win's depth is odd and every loss's
 // even: Alternates reports it (a tier of a game that is forwards it).

@@ -19,7 +19,8 @@ import (
 // often among Moves(s) as s does among Unmoves(t) (and the same from each
 // un-move's side). The optional interfaces a game has are checked on the
 // same positions: counts (MoveCounter, UnmoveCounter, ClassifyCounter,
-// RangeCounter's runs from each) equal to the lists', Notation's
+// RangeCounter's runs from each) equal to the lists', an InEdger's lists
+// equal to its un-moves, Notation's
 // ParsePosition(Describe(s)) == s, and for a Symmetric game (with its
 // CanonicalMover, ClassNumberer and ClassCounter) that Canonical picks one
 // member per class that moves commute with (see checkSymmetric).
@@ -156,6 +157,11 @@ func (c *checker) position(s uint64) error {
 	c.a = g.Unmoves(s, c.a[:0])
 	if uc, ok := g.(implicit.UnmoveCounter); ok && uc.NumUnmoves(s) != uint64(len(c.a)) {
 		return fmt.Errorf("gametest: NumUnmoves(%d) = %d, but it has %d un-moves", s, uc.NumUnmoves(s), len(c.a))
+	}
+	if ie, ok := g.(implicit.InEdger); ok {
+		if got := ie.InEdges(s); !slices.EqualFunc(got, c.a, func(a uint32, b uint64) bool { return uint64(a) == b }) {
+			return fmt.Errorf("gametest: InEdges(%d) = %v, but its un-moves are %v", s, got, c.a)
+		}
 	}
 	unmoves := append([]uint64(nil), c.a...)
 	for _, p := range unmoves {

@@ -40,6 +40,7 @@ var (
 	_ implicit.ClassifyCounter = (*Graph)(nil)
 	_ implicit.RangeCounter    = (*Graph)(nil)
 	_ implicit.UnmoveCounter   = (*Graph)(nil)
+	_ implicit.InEdger         = (*Graph)(nil)
 )
 
 // FromEdges returns the graph on n vertices with the edges src[i] -> dst[i].
@@ -165,6 +166,11 @@ func (g *Graph) Unmoves(t uint64, dst []uint64) []uint64 {
 	}
 	return dst
 }
+
+// InEdges returns the sources of t's in-edges, in increasing order: what
+// Unmoves(t) appends, in place (implicit.InEdger). A type that embeds a
+// Graph and changes Unmoves must hide InEdges too.
+func (g *Graph) InEdges(t uint64) []uint32 { return g.rev[g.revOff[t]:g.revOff[t+1]] }
 
 // PrefetchUnmoves asks for the first line of t's in-edges ahead of
 // Unmoves(t) (implicit.UnmovePrefetcher).
