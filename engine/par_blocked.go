@@ -209,6 +209,8 @@ func (s *parSolver) expandBlocked(ctx context.Context, depth uint64) error {
 func (s *parSolver) scatterSet(w int, lo, hi, depth uint64) uint64 {
 	words := s.cur.Set().Words()
 	ahead := newLookahead(s.g, words, lo, hi)
+	sp := s.spreader(w)
+	defer sp.done()
 	for wi := lo; wi < hi; wi++ {
 		for x := words[wi]; x != 0; x &= x - 1 {
 			t := wi<<6 + uint64(bits.TrailingZeros64(x))
@@ -222,7 +224,7 @@ func (s *parSolver) scatterSet(w int, lo, hi, depth uint64) uint64 {
 			} else {
 				s.lanes.Set(t, v<<s.codeShift|depth)
 			}
-			if !s.spread(w, t, Value(v)) {
+			if !sp.spread(t, Value(v)) {
 				words[wi] = x
 				return wi
 			}
@@ -282,10 +284,12 @@ func (a *lookahead) next() {
 // list. Its positions are in any order, and two workers may store depths
 // in one word of the lanes, so the stores are atomic.
 func (s *parSolver) scatterList(w int, lo, hi, depth uint64) uint64 {
+	sp := s.spreader(w)
+	defer sp.done()
 	for _, t := range s.cur.List()[lo:hi] {
 		v := s.lanes.AtomicGet(t) >> s.codeShift
 		s.storeDepth(t, v, depth)
-		if !s.spread(w, t, Value(v)) {
+		if !sp.spread(t, Value(v)) {
 			return lo
 		}
 		lo++
@@ -293,37 +297,61 @@ func (s *parSolver) scatterList(w int, lo, hi, depth uint64) uint64 {
 	return hi
 }
 
+// A spreader writes the entries of worker w's frontier positions into its
+// lists (spread), with what every position's entries need at hand: made
+// by scatterSet and scatterList for each stretch of the frontier they
+// scatter, and done at its end.
+type spreader struct {
+	g       implicit.Game
+	inEdges implicit.InEdger // g where it lists its un-moves in place, or nil
+	bw      *blockWorker
+	buf     *workerBuf // its preds hold the un-moves of other games
+	shift   uint       // the blocks' log2 lanes
+	mask    uint64     // an offset's bits in a block
+	edges   uint64     // the predecessors written, for buf.edges at done
+}
+
+// spreader returns worker w's spreader.
+func (s *parSolver) spreader(w int) spreader {
+	return spreader{
+		g: s.g, inEdges: s.inEdges, bw: &s.blocks.workers[w], buf: &s.bufs[w],
+		shift: s.blocks.shift, mask: uint64(1)<<s.blocks.shift - 1,
+	}
+}
+
+// done counts the predecessors written in the worker's edges.
+func (sp *spreader) done() { sp.buf.edges += sp.edges }
+
 // spread writes an entry for each predecessor of frontier position t,
-// whose value is v, into worker w's lists, and reports whether they fit:
+// whose value is v, into the worker's lists, and reports whether they fit:
 // each may need a segment, and a worker that has written nothing this
 // round makes its pool large enough. An InEdger's list is walked where it
 // lies; other games' un-moves are listed into the worker's buffer.
-func (s *parSolver) spread(w int, t uint64, v Value) bool {
-	if s.inEdges != nil {
-		return spreadPreds(s, w, s.inEdges.InEdges(t), v)
+func (sp *spreader) spread(t uint64, v Value) bool {
+	var dec uint32
+	if v != Loss {
+		dec = 1
 	}
-	b := &s.bufs[w]
-	b.preds = s.g.Unmoves(t, b.preds[:0])
-	return spreadPreds(s, w, b.preds, v)
+	if sp.inEdges != nil {
+		return spreadPreds(sp, sp.inEdges.InEdges(t), dec)
+	}
+	sp.buf.preds = sp.g.Unmoves(t, sp.buf.preds[:0])
+	return spreadPreds(sp, sp.buf.preds, dec)
 }
 
-// spreadPreds is spread of the predecessors preds: appendEntries writes
-// them, and a new segment, once in 32 entries, is linked in between.
-func spreadPreds[P uint32 | uint64](s *parSolver, w int, preds []P, v Value) bool {
-	bw := &s.blocks.workers[w]
+// spreadPreds is spread of the predecessors preds, dec the entries' update
+// bit: appendEntries writes them, and a new segment, once in 32 entries,
+// is linked in between.
+func spreadPreds[P uint32 | uint64](sp *spreader, preds []P, dec uint32) bool {
+	bw := sp.bw
 	if free := uint64(len(bw.next)) - uint64(bw.used); uint64(len(preds)) > free {
 		if bw.used > 0 {
 			return false
 		}
 		bw.pool, bw.next = make([]uint32, len(preds)*segment), make([]uint32, len(preds))
 	}
-	s.bufs[w].edges += uint64(len(preds))
-	shift := s.blocks.shift
-	mask := uint64(1)<<shift - 1
-	var dec uint32
-	if v != Loss {
-		dec = 1
-	}
+	sp.edges += uint64(len(preds))
+	shift, mask := sp.shift, sp.mask
 	for i := 0; i < len(preds); i++ {
 		i += appendEntries(bw.pool, bw.end, preds[i:], shift, mask, dec)
 		if i == len(preds) {
