@@ -537,9 +537,13 @@ func (l *leanDepths) depth(i uint64) (uint64, error) {
 
 // ListCost returns what g takes to list an inner position's moves, all
 // of them, in steps of this machine's core (coreStep), or 0 if it found no
-// inner position: the least of three samples, each over the inner
-// positions of 22 runs of 256 consecutive indices spread over the index,
-// so that a sample the scheduler interrupts does not decide. In steps, not
+// inner position: the least of seven samples, each over the inner
+// positions of 22 runs of 256 consecutive indices spread over the index
+// and divided by a step timed just before it, so that a sample the
+// scheduler interrupts does not decide, nor a step timed while the core
+// ran faster than it did for the lists (with three samples against the
+// least of all steps, pawns 16 x 16 came out at 36 to 65 steps, and par,
+// in 1 to 2 of 8 runs on a 2-core AMD EPYC guest, 2026-11-29). In steps, not
 // nanoseconds, so that a slower or faster core moves every game alike:
 // here (2-core AMD EPYC guest, a step 0.95 ns) police 128 x 128 and pawns
 // 16 x 16 list theirs in 12 and 15 ns, dobutsu in 133 to 141; on a 16-core
@@ -562,7 +566,8 @@ func ListCost(g implicit.Game) float64 {
 	runtime.GC()
 	var buf []uint64
 	best := math.Inf(1)
-	for range 3 {
+	for range 7 {
+		step := coreStep()
 		_, ns := sampleRuns(g.Size(), 22, func(i uint64) uint64 {
 			if g.Classify(i) != implicit.Inner {
 				return 0
@@ -573,9 +578,9 @@ func ListCost(g implicit.Game) float64 {
 		if ns == 0 {
 			return 0
 		}
-		best = min(best, ns)
+		best = min(best, ns/step)
 	}
-	return best / coreStep()
+	return best
 }
 
 // coreStep returns the nanoseconds one step of a dependent chain of
