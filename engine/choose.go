@@ -90,9 +90,9 @@ func WithSlack(b uint64) uint64 { return uint64(float64(b) * Slack) }
 // a cache miss, which is what the parallel engine's counter costs instead
 // (about 150 ns, 100 to 160 steps, on both machines ListCost names). 65
 // steps is half-way between police and pawns (31 at most) and dobutsu (139
-// at least), by ratio: 2.1 either way (since each sample is divided by a
-// step of its own, 16 to 36 and 145 to 203 on a 2-core AMD EPYC guest,
-// 2026-11-29) (police 96 x 96 at one worker on the
+// at least), by ratio: 2.1 either way; since each sample is divided by a
+// step of its own, 36 at most and 145 at least on a 2-core AMD EPYC guest,
+// 2026-11-29 (police 96 x 96 at one worker on the
 // Xeon guest: lean 18.1 s in 81 MiB, par 20.4 s in 322 MiB; dobutsu lean
 // takes over 10 minutes against par's 3.6).
 const CheapList = 65

@@ -542,8 +542,9 @@ func (l *leanDepths) depth(i uint64) (uint64, error) {
 // and divided by a step timed just before it, so that a sample the
 // scheduler interrupts does not decide, nor a step timed while the core
 // ran faster than it did for the lists (with three samples against the
-// least of all steps, pawns 16 x 16 came out at 36 to 65 steps, and par,
-// in 1 to 2 of 8 runs on a 2-core AMD EPYC guest, 2026-11-29). In steps, not
+// least of all steps, pawns 16 x 16 came out anywhere from 15 to past 65
+// steps, and chose par in 1 of 8 runs on a 2-core AMD EPYC guest,
+// 2026-11-29). In steps, not
 // nanoseconds, so that a slower or faster core moves every game alike:
 // here (2-core AMD EPYC guest, a step 0.95 ns) police 128 x 128 and pawns
 // 16 x 16 list theirs in 12 and 15 ns, dobutsu in 133 to 141; on a 16-core

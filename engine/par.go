@@ -122,9 +122,6 @@ type parSolver struct {
 	// never counted. Both nil otherwise.
 	probe func(s uint64) (implicit.Kind, bool)
 	count func(s uint64) uint64
-	// inEdges is g where it lists its un-moves in place (an explicit
-	// graph), which blocked levels walk without copying; nil otherwise.
-	inEdges implicit.InEdger
 }
 
 // edges returns the predecessor edges the workers have walked so far.
@@ -176,7 +173,6 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 		blockBytes: opt.BlockBytes,
 	}
 	s.cur, s.next = ws.newFrontiers(n, w, limit)
-	s.inEdges, _ = g.(implicit.InEdger)
 	s.setWidth(width)
 	if eg, ok := g.(ExitGame); ok {
 		s.exits = newExitEvents(eg, n, implicit.Alternates(eg))

@@ -313,8 +313,9 @@ type spreader struct {
 
 // spreader returns worker w's spreader.
 func (s *parSolver) spreader(w int) spreader {
+	inEdges, _ := s.g.(implicit.InEdger)
 	return spreader{
-		g: s.g, inEdges: s.inEdges, bw: &s.blocks.workers[w], buf: &s.bufs[w],
+		g: s.g, inEdges: inEdges, bw: &s.blocks.workers[w], buf: &s.bufs[w],
 		shift: s.blocks.shift, mask: uint64(1)<<s.blocks.shift - 1,
 	}
 }
@@ -358,9 +359,10 @@ func spreadPreds[P uint32 | uint64](sp *spreader, preds []P, dec uint32) bool {
 			break
 		}
 		p := uint64(preds[i]) // its list is empty or its last segment full
-		e := bw.newSegment(p>>shift, bw.end[p>>shift])
+		k := p >> shift
+		e := bw.newSegment(k, bw.end[k])
 		bw.pool[e] = uint32(p&mask)<<1 | dec
-		bw.end[p>>shift] = e + 1
+		bw.end[k] = e + 1
 	}
 	return true
 }

@@ -161,7 +161,7 @@ func (g *Graph) Moves(s uint64, dst []uint64) []uint64 {
 
 // Unmoves appends the sources of t's in-edges to dst, in increasing order.
 func (g *Graph) Unmoves(t uint64, dst []uint64) []uint64 {
-	for _, u := range g.rev[g.revOff[t]:g.revOff[t+1]] {
+	for _, u := range g.InEdges(t) {
 		dst = append(dst, uint64(u))
 	}
 	return dst
