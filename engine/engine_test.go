@@ -135,6 +135,27 @@ func TestParallelMatchesSequential(t *testing.T) {
 	}
 }
 
+// TestCountersOnly is TestParallelMatchesSequential, and
+// TestLargeRandomGraph for dense frontiers, with blocked levels reading
+// and writing the lanes through bitset.Counters, as a big-endian machine
+// does.
+func TestCountersOnly(t *testing.T) {
+	*engine.CountersOnly = true
+	defer func() { *engine.CountersOnly = false }()
+	for seed := range uint64(100) {
+		var g implicit.Game = randomGraph(seed)
+		if seed%4 == 3 {
+			g = randomMarkedGame(seed)
+		}
+		if err := enginetest.CrossCheck(ctx, g, 1, 3); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+	if err := enginetest.CrossCheck(ctx, graph.Random(20000, 40000, 2), 1, 2); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestParallelMatchesOracle(t *testing.T) {
 	for seed := range uint64(300) {
 		g := randomMarkedGame(seed + 10000)

@@ -1,8 +1,10 @@
 package engine
 
 // LeanListMin and LeanCheapList let the tests shorten the lean engine's
-// lists and choose how it tests its candidate losses.
+// lists and choose how it tests its candidate losses; CountersOnly has
+// blocked levels take the lanes' path of a big-endian machine.
 var (
 	LeanListMin   = &leanListMin
 	LeanCheapList = &leanCheapList
+	CountersOnly  = &countersOnly
 )

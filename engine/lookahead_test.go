@@ -4,21 +4,10 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/retro-solver/retro/implicit"
-	"github.com/retro-solver/retro/implicit/graph"
 )
 
-// recorder is an UnmovePrefetcher that records the positions asked for.
-type recorder struct {
-	*graph.Graph
-	asked []uint64
-}
-
-func (r *recorder) PrefetchUnmoves(t uint64) { r.asked = append(r.asked, t) }
-
-// The lookahead asks for every position of [lo, hi) once, in order,
-// lookaheadDistance ahead of the one scattered, and for none outside.
+// The lookahead walks every position of [lo, hi) once, in order, and none
+// outside; switched off, none.
 func TestLookahead(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, density := range []uint64{0, 1, 8, 64} {
@@ -37,24 +26,24 @@ func TestLookahead(t *testing.T) {
 				}
 			}
 		}
-		rec := &recorder{}
-		a := newLookahead(rec, words, lo, hi)
-		if n := min(len(want), lookaheadDistance); len(rec.asked) != n {
-			t.Fatalf("density %d: %d asked for at the start, want %d", density, len(rec.asked), n)
-		}
-		for i := range want {
-			a.next()
-			if n := min(len(want), i+1+lookaheadDistance); len(rec.asked) != n {
-				t.Fatalf("density %d: %d asked for after %d positions, want %d", density, len(rec.asked), i+1, n)
+		a := newLookahead(words, lo, hi, true)
+		var got []uint64
+		for {
+			p, ok := a.next()
+			if !ok {
+				break
 			}
+			got = append(got, p)
 		}
-		if !slices.Equal(rec.asked, want) {
-			t.Fatalf("density %d: asked for %v, want %v", density, rec.asked, want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("density %d: walked %v, want %v", density, got, want)
 		}
-	}
-	// A game that does not prefetch gets a lookahead that does nothing.
-	hidden := struct{ implicit.Game }{graph.Random(10, 20, 1)}
-	if a := newLookahead(hidden, []uint64{1, 1}, 0, 2); a.g != nil {
-		t.Fatal("a game that is no UnmovePrefetcher is asked to prefetch")
+		if _, ok := a.next(); ok {
+			t.Fatalf("density %d: a position past the end", density)
+		}
+		off := newLookahead(words, lo, hi, false)
+		if p, ok := off.next(); ok {
+			t.Fatalf("density %d: switched off, it walked %d", density, p)
+		}
 	}
 }

@@ -5,11 +5,13 @@ import (
 	"context"
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
+	"github.com/retro-solver/retro/internal/prefetch"
 	"github.com/retro-solver/retro/parallel"
 )
 
@@ -205,24 +207,59 @@ func (s *parSolver) expandBlocked(ctx context.Context, depth uint64) error {
 // scatterSet scatters a dense frontier: [lo, hi) are words of its bit set,
 // whose bits are cleared as their positions are scattered. Each frontier
 // word covers whole words of the lanes, and a worker alone holds it, so
-// plain stores suffice.
+// plain stores suffice: scatterLanes makes them to the lanes of one width,
+// as a slice.
 func (s *parSolver) scatterSet(w int, lo, hi, depth uint64) uint64 {
+	if !countersOnly {
+		if l, ok := s.lanes.Lanes16(); ok {
+			return scatterLanes(s, l, w, lo, hi, depth)
+		}
+		if l, ok := s.lanes.Lanes32(); ok {
+			return scatterLanes(s, l, w, lo, hi, depth)
+		}
+		if l, ok := s.lanes.Lanes8(); ok {
+			return scatterLanes(s, l, w, lo, hi, depth)
+		}
+	}
+	return scatterLanes[uint8](s, nil, w, lo, hi, depth)
+}
+
+// countersOnly, set by the tests, has blocked levels read and write the
+// lanes through bitset.Counters, as on a machine that cannot address them
+// one by one (a big-endian one).
+var countersOnly bool
+
+// scatterLanes is scatterSet with s's lanes as a slice of one width (nil
+// where the machine cannot address them one by one: a big-endian one).
+// Through bitset.Counters's Get and Set, a position's lane took 36
+// instructions of a random graph's 395 a frontier position, as a slice 6
+// (callgrind, 2026-11-29).
+func scatterLanes[L uint8 | uint16 | uint32](s *parSolver, lanes []L, w int, lo, hi, depth uint64) uint64 {
 	words := s.cur.Set().Words()
-	ahead := newLookahead(s.g, words, lo, hi)
 	sp := s.spreader(w)
 	defer sp.done()
+	ahead := newLookahead(words, lo, hi, sp.off != nil)
+	for range lookaheadDistance {
+		sp.askAhead(&ahead)
+	}
+	code := s.codeShift
+	plain := lanes != nil && s.exits == nil // the depth goes to lanes
 	for wi := lo; wi < hi; wi++ {
 		for x := words[wi]; x != 0; x &= x - 1 {
 			t := wi<<6 + uint64(bits.TrailingZeros64(x))
-			ahead.next()
+			if a, ok := ahead.next(); ok {
+				sp.prefetch(a) // askAhead, which the compiler does not inline
+			}
 			// The payload may hold a count (a win claimed by a pull level
 			// keeps it), which the depth replaces (or, for an ExitGame,
 			// stays: the depth goes to the exits' lane).
-			v := s.lanes.Get(t) >> s.codeShift
-			if s.exits != nil {
-				s.exits.store(t, depth)
+			var v uint64
+			if plain {
+				v = uint64(lanes[t]) >> code
+				lanes[t] = L(v<<code | depth)
 			} else {
-				s.lanes.Set(t, v<<s.codeShift|depth)
+				v = s.lanes.Get(t) >> code
+				s.storeDepth(t, v, depth)
 			}
 			if !sp.spread(t, Value(v)) {
 				words[wi] = x
@@ -235,49 +272,39 @@ func (s *parSolver) scatterSet(w int, lo, hi, depth uint64) uint64 {
 }
 
 // lookaheadDistance is how many frontier positions ahead of the one
-// walked back scatterSet asks for un-moves' memory (UnmovePrefetcher).
+// walked back scatterLanes asks for an InEdger's list of un-moves.
 const lookaheadDistance = 16
 
 // lookahead walks a dense frontier's positions in [lo, hi) (words of its
-// bit set) ahead of scatterSet, asking an UnmovePrefetcher game for each
-// one's un-moves: next, once per position scattered, asks for the one
-// lookaheadDistance further. It reads the words only, which scatterSet
-// clears behind it.
+// bit set) ahead of scatterLanes, which asks for each one's un-moves as it
+// comes. It reads the words only, which scatterLanes clears behind it.
 type lookahead struct {
-	g      implicit.UnmovePrefetcher
 	words  []uint64
 	wi, hi uint64
-	x      uint64 // the bits of words[wi] not yet asked for
+	x      uint64 // the bits of words[wi] not yet walked
 }
 
-// newLookahead returns the lookahead of [lo, hi), the first positions
-// asked for already; a game that is no UnmovePrefetcher gets one that does
-// nothing.
-func newLookahead(g implicit.Game, words []uint64, lo, hi uint64) lookahead {
-	pg, ok := g.(implicit.UnmovePrefetcher)
-	if !ok || lo >= hi {
+// newLookahead returns the lookahead of [lo, hi), or, where on is false, one
+// that walks nothing.
+func newLookahead(words []uint64, lo, hi uint64, on bool) lookahead {
+	if !on || lo >= hi {
 		return lookahead{}
 	}
-	a := lookahead{g: pg, words: words, wi: lo, hi: hi, x: words[lo]}
-	for range lookaheadDistance {
-		a.next()
-	}
-	return a
+	return lookahead{words: words, wi: lo, hi: hi, x: words[lo]}
 }
 
-func (a *lookahead) next() {
-	if a.g == nil {
-		return
-	}
+// next returns the next frontier position, and false once there is none.
+func (a *lookahead) next() (uint64, bool) {
 	for a.x == 0 {
-		if a.wi++; a.wi >= a.hi {
-			a.g = nil
-			return
+		if a.wi+1 >= a.hi {
+			return 0, false
 		}
+		a.wi++
 		a.x = a.words[a.wi]
 	}
-	a.g.PrefetchUnmoves(a.wi<<6 + uint64(bits.TrailingZeros64(a.x)))
+	t := a.wi<<6 + uint64(bits.TrailingZeros64(a.x))
 	a.x &= a.x - 1
+	return t, true
 }
 
 // scatterList scatters a frontier list, [lo, hi) being indices in the
@@ -299,29 +326,46 @@ func (s *parSolver) scatterList(w int, lo, hi, depth uint64) uint64 {
 
 // A spreader writes the entries of worker w's frontier positions into its
 // lists (spread), with what every position's entries need at hand: made
-// by scatterSet and scatterList for each stretch of the frontier they
+// by scatterLanes and scatterList for each stretch of the frontier they
 // scatter, and done at its end.
 type spreader struct {
-	g       implicit.Game
-	inEdges implicit.InEdger // g where it lists its un-moves in place, or nil
-	bw      *blockWorker
-	buf     *workerBuf // its preds hold the un-moves of other games
-	shift   uint       // the blocks' log2 lanes
-	mask    uint64     // an offset's bits in a block
-	edges   uint64     // the predecessors written, for buf.edges at done
+	g        implicit.Game
+	off, src []uint32 // an InEdger's table of un-moves (off nil: g is none)
+	bw       *blockWorker
+	buf      *workerBuf // its preds hold the un-moves of other games
+	shift    uint       // the blocks' log2 lanes
+	mask     uint64     // an offset's bits in a block
+	edges    uint64     // the predecessors written, for buf.edges at done
 }
 
 // spreader returns worker w's spreader.
 func (s *parSolver) spreader(w int) spreader {
-	inEdges, _ := s.g.(implicit.InEdger)
-	return spreader{
-		g: s.g, inEdges: inEdges, bw: &s.blocks.workers[w], buf: &s.bufs[w],
+	sp := spreader{
+		g: s.g, bw: &s.blocks.workers[w], buf: &s.bufs[w],
 		shift: s.blocks.shift, mask: uint64(1)<<s.blocks.shift - 1,
 	}
+	if ie, ok := s.g.(implicit.InEdger); ok {
+		sp.off, sp.src = ie.InEdges()
+	}
+	return sp
 }
 
 // done counts the predecessors written in the worker's edges.
 func (sp *spreader) done() { sp.buf.edges += sp.edges }
+
+// askAhead asks for the un-moves of the next position of a (prefetch).
+func (sp *spreader) askAhead(a *lookahead) {
+	if t, ok := a.next(); ok {
+		sp.prefetch(t)
+	}
+}
+
+// prefetch asks for the first line of an InEdger's list of t's un-moves
+// (a prefetch instruction, which never faults: the list's place needs no
+// bounds check).
+func (sp *spreader) prefetch(t uint64) {
+	prefetch.Line(uintptr(unsafe.Pointer(unsafe.SliceData(sp.src))) + uintptr(sp.off[t])*4)
+}
 
 // spread writes an entry for each predecessor of frontier position t,
 // whose value is v, into the worker's lists, and reports whether they fit:
@@ -333,8 +377,8 @@ func (sp *spreader) spread(t uint64, v Value) bool {
 	if v != Loss {
 		dec = 1
 	}
-	if sp.inEdges != nil {
-		return spreadPreds(sp, sp.inEdges.InEdges(t), dec)
+	if sp.off != nil {
+		return spreadPreds(sp, sp.src[sp.off[t]:sp.off[t+1]], dec)
 	}
 	sp.buf.preds = sp.g.Unmoves(t, sp.buf.preds[:0])
 	return spreadPreds(sp, sp.buf.preds, dec)
@@ -496,6 +540,10 @@ var warmSink atomic.Uint64
 // setting the bits of found (the block's positions, from base) of the
 // positions it resolves, and in marks those of the words of found it sets.
 func (s *parSolver) applyList(found, marks []uint64, base uint64, list []uint32) {
+	if countersOnly {
+		applyCounters(s.lanes, base, list, s.codeShift, found, marks, s.count)
+		return
+	}
 	if l, ok := s.lanes.Lanes16(); ok {
 		applyEntries(l, base, list, s.codeShift, found, marks, s.count)
 		return

@@ -38,8 +38,8 @@
 //	                                      levels (their cost)
 //	UnmoveTallier    Compact              the parallel engine's pull     un-moves are listed to be counted
 //	                                      levels
-//	UnmovePrefetcher graph                the parallel engine's blocked  each position's un-moves are read
-//	                                      levels (scatter)               from memory when it is reached
+//	InEdger          graph                the parallel engine's blocked  un-moves copied, a call a position,
+//	                                      levels (scatter)               and read from memory when reached
 //	Alternating      chess, morris;       the parallel engine's exits    exits' lanes twice as wide (16 bits
 //	                 tier passes it on    (tiers)                        where children are 127 to 254 deep)
 //	RepeatMover      Compact, Reduced     the parallel engine's pull     moves are deduplicated, sorted, for

@@ -161,22 +161,17 @@ func UnmoveCounterOf(g Game) func(t uint64, buf []uint64) (uint64, []uint64) {
 	}
 }
 
-// UnmovePrefetcher is a Game whose un-moves are read from memory (an
-// explicit graph's in-edges): PrefetchUnmoves(t) asks for what Unmoves(t)
-// will read without waiting for it, so that the parallel engine, which
-// calls it for the positions a little ahead of the one it walks back
-// from, overlaps their cache misses. It changes nothing else.
-type UnmovePrefetcher interface {
-	PrefetchUnmoves(t uint64)
-}
-
-// InEdger is a Game whose un-moves are stored as a list of 32-bit indices
-// (an explicit graph's in-edges): InEdges(t) returns that list, the
-// positions Unmoves(t) appends, in the same order, without copying them.
-// The caller must not change it. The parallel engine walks it in place of
-// Unmoves' copy.
+// InEdger is a Game whose un-moves are stored as lists of 32-bit indices
+// in one table (an explicit graph's in-edges, in compressed sparse row
+// form): InEdges returns it, t's un-moves being src[off[t]:off[t+1]], the
+// positions Unmoves(t) appends, in the same order; off has N+1 entries.
+// The caller must not change them. The parallel engine's blocked levels
+// walk the lists where they lie, in place of Unmoves' copy, and ask for
+// the memory of each a little ahead of it (a prefetch instruction), so
+// that their cache misses overlap: with the table at hand, neither costs a
+// call a position.
 type InEdger interface {
-	InEdges(t uint64) []uint32
+	InEdges() (off, src []uint32)
 }
 
 // Alternating is a Game that has no TerminalWin, nor do the games its

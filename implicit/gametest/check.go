@@ -158,10 +158,8 @@ func (c *checker) position(s uint64) error {
 	if uc, ok := g.(implicit.UnmoveCounter); ok && uc.NumUnmoves(s) != uint64(len(c.a)) {
 		return fmt.Errorf("gametest: NumUnmoves(%d) = %d, but it has %d un-moves", s, uc.NumUnmoves(s), len(c.a))
 	}
-	if ie, ok := g.(implicit.InEdger); ok {
-		if got := ie.InEdges(s); !slices.EqualFunc(got, c.a, func(a uint32, b uint64) bool { return uint64(a) == b }) {
-			return fmt.Errorf("gametest: InEdges(%d) = %v, but its un-moves are %v", s, got, c.a)
-		}
+	if err := c.checkInEdges(s); err != nil {
+		return err
 	}
 	unmoves := append([]uint64(nil), c.a...)
 	for _, p := range unmoves {
@@ -182,6 +180,27 @@ func (c *checker) position(s uint64) error {
 
 // checkNotation checks that a game with a Notation reads back what it
 // writes of legal position s.
+// checkInEdges checks that an InEdger's table lists s's un-moves (in
+// c.a), and has the N+1 offsets a table of N positions needs.
+func (c *checker) checkInEdges(s uint64) error {
+	ie, ok := c.g.(implicit.InEdger)
+	if !ok {
+		return nil
+	}
+	off, src := ie.InEdges()
+	if uint64(len(off)) != c.n+1 {
+		return fmt.Errorf("gametest: InEdges has %d offsets for %d positions, want %d", len(off), c.n, c.n+1)
+	}
+	lo, hi := off[s], off[s+1]
+	if lo > hi || uint64(hi) > uint64(len(src)) {
+		return fmt.Errorf("gametest: InEdges lists the un-moves of %d as src[%d:%d], out of its %d entries", s, lo, hi, len(src))
+	}
+	if got := src[lo:hi]; !slices.EqualFunc(got, c.a, func(a uint32, b uint64) bool { return uint64(a) == b }) {
+		return fmt.Errorf("gametest: InEdges lists %v as the un-moves of %d, but Unmoves lists %v", got, s, c.a)
+	}
+	return nil
+}
+
 func (c *checker) checkNotation(s uint64) error {
 	n, ok := c.g.(implicit.Notation)
 	if !ok {

@@ -153,6 +153,56 @@ func TestCheckOptional(t *testing.T) {
 	}
 }
 
+// tabled is ring with its un-moves also as an InEdger's table, with faults
+// to switch on.
+type tabled struct {
+	ring
+	shortOff  bool // the table has an offset too few
+	swapped   bool // the list of 4 is in another order than Unmoves'
+	pastTable bool // the last offset points past the table's end
+}
+
+func (g *tabled) InEdges() (off, src []uint32) {
+	off = append(off, 0)
+	for t := range g.n {
+		for _, p := range g.Unmoves(t, nil) {
+			src = append(src, uint32(p))
+		}
+		off = append(off, uint32(len(src)))
+	}
+	if g.swapped {
+		src[off[4]], src[off[4]+1] = src[off[4]+1], src[off[4]]
+	}
+	if g.pastTable {
+		off[g.n]++
+	}
+	if g.shortOff {
+		off = off[:g.n]
+	}
+	return off, src
+}
+
+// TestCheckInEdger checks that Check compares an InEdger's table with its
+// un-moves.
+func TestCheckInEdger(t *testing.T) {
+	if err := gametest.Check(&tabled{ring: ring{n: 10}}, 100, 1); err != nil {
+		t.Fatalf("a correct game failed: %v", err)
+	}
+	for _, tc := range []struct {
+		g    *tabled
+		want string
+	}{
+		{&tabled{ring: ring{n: 10}, shortOff: true}, "10 offsets for 10 positions, want 11"},
+		{&tabled{ring: ring{n: 10}, swapped: true}, "InEdges lists [2 3] as the un-moves of 4, but Unmoves lists [3 2]"},
+		{&tabled{ring: ring{n: 10}, pastTable: true}, "InEdges lists the un-moves of 9 as src[18:21], out of its 20 entries"},
+	} {
+		err := gametest.Check(tc.g, 100, 1)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: Check returned %v, want an error with %q", *tc.g, err, tc.want)
+		}
+	}
+}
+
 // spending is a tiered game for CheckTiers: position (k, p) has k tokens
 // and stands at p on a cycle of m points; a move steps along the cycle
 // (in the tier) or spends a token (into tier k-1). (0, 0) is lost. With

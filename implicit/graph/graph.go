@@ -12,10 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/retro-solver/retro/implicit"
-	"github.com/retro-solver/retro/internal/prefetch"
 	"github.com/retro-solver/retro/parallel"
 )
 
@@ -161,24 +159,17 @@ func (g *Graph) Moves(s uint64, dst []uint64) []uint64 {
 
 // Unmoves appends the sources of t's in-edges to dst, in increasing order.
 func (g *Graph) Unmoves(t uint64, dst []uint64) []uint64 {
-	for _, u := range g.InEdges(t) {
+	for _, u := range g.rev[g.revOff[t]:g.revOff[t+1]] {
 		dst = append(dst, uint64(u))
 	}
 	return dst
 }
 
-// InEdges returns the sources of t's in-edges, in increasing order: what
-// Unmoves(t) appends, in place (implicit.InEdger). A type that embeds a
-// Graph and changes Unmoves must hide InEdges too.
-func (g *Graph) InEdges(t uint64) []uint32 { return g.rev[g.revOff[t]:g.revOff[t+1]] }
-
-// PrefetchUnmoves asks for the first line of t's in-edges ahead of
-// Unmoves(t) (implicit.UnmovePrefetcher).
-func (g *Graph) PrefetchUnmoves(t uint64) {
-	if off := g.revOff[t]; int(off) < len(g.rev) {
-		prefetch.Line(uintptr(unsafe.Pointer(&g.rev[off])))
-	}
-}
+// InEdges returns the graph's in-edges (implicit.InEdger): t's are the
+// sources src[off[t]:off[t+1]], in increasing order, what Unmoves(t)
+// appends. A type that embeds a Graph and changes Unmoves must hide
+// InEdges too.
+func (g *Graph) InEdges() (off, src []uint32) { return g.revOff, g.rev }
 
 // NumMoves returns the number of moves of s, its out-degree.
 func (g *Graph) NumMoves(s uint64) uint64 { return uint64(g.fwdOff[s+1] - g.fwdOff[s]) }
