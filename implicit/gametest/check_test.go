@@ -54,6 +54,24 @@ func (g *ring) MaxMoves() uint64 {
 	return 2
 }
 
+// fault is a game with a fault switched on, and what Check's error must
+// say of it.
+type fault[G implicit.Game] struct {
+	g    G
+	want string
+}
+
+// checkFaults checks that Check finds each fault.
+func checkFaults[G implicit.Game](t *testing.T, faults []fault[G]) {
+	t.Helper()
+	for _, f := range faults {
+		err := gametest.Check(f.g, 100, 1)
+		if err == nil || !strings.Contains(err.Error(), f.want) {
+			t.Errorf("%+v: Check returned %v, want an error with %q", f.g, err, f.want)
+		}
+	}
+}
+
 func TestCheck(t *testing.T) {
 	if err := gametest.Check(&ring{n: 10}, 100, 1); err != nil {
 		t.Fatalf("a correct game failed: %v", err)
@@ -61,22 +79,14 @@ func TestCheck(t *testing.T) {
 	if err := gametest.Check(&ring{n: 1000}, 100, 1); err != nil {
 		t.Fatalf("a correct game failed (sampled): %v", err)
 	}
-	for _, tc := range []struct {
-		g    *ring
-		want string
-	}{
+	checkFaults(t, []fault[*ring]{
 		{&ring{n: 10, dropUnmove: true}, "appears"},
 		{&ring{n: 10, terminalMoves: true}, "terminal loss position 0 has 2 moves"},
 		{&ring{n: 10, outOfRange: true}, "out of range"},
 		{&ring{n: 10, tooManyMoves: true}, "MaxMoves() is 1"},
 		{&ring{n: 10, illegalPredOf0: true}, "illegal index"},
 		{&ring{n: 10, terminalUnmoveOf: true}, "terminal loss position, which has no moves"},
-	} {
-		err := gametest.Check(tc.g, 100, 1)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: Check returned %v, want an error with %q", *tc.g, err, tc.want)
-		}
-	}
+	})
 }
 
 // turning is ring with the half turn s -> s+n/2 as its symmetry (moves
@@ -136,21 +146,13 @@ func TestCheckOptional(t *testing.T) {
 	if err := gametest.Check(&turning{ring: ring{n: 12}}, 100, 1); err != nil {
 		t.Fatalf("a correct game failed: %v", err)
 	}
-	for _, tc := range []struct {
-		g    *turning
-		want string
-	}{
+	checkFaults(t, []fault[*turning]{
 		{&turning{ring: ring{n: 12}, mirror: true}, "reach the classes"},
 		{&turning{ring: ring{n: 12}, notIdempotent: true}, "whose Canonical is"},
 		{&turning{ring: ring{n: 12}, alwaysCanon: true}, "IsCanonical"},
 		{&turning{ring: ring{n: 12}, rawMoves: true}, "CanonicalMoves"},
 		{&turning{ring: ring{n: 12}, badParse: true}, "ParsePosition(Describe"},
-	} {
-		err := gametest.Check(tc.g, 100, 1)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: Check returned %v, want an error with %q", *tc.g, err, tc.want)
-		}
-	}
+	})
 }
 
 // tabled is ring with its un-moves also as an InEdger's table, with faults
@@ -188,19 +190,11 @@ func TestCheckInEdger(t *testing.T) {
 	if err := gametest.Check(&tabled{ring: ring{n: 10}}, 100, 1); err != nil {
 		t.Fatalf("a correct game failed: %v", err)
 	}
-	for _, tc := range []struct {
-		g    *tabled
-		want string
-	}{
+	checkFaults(t, []fault[*tabled]{
 		{&tabled{ring: ring{n: 10}, shortOff: true}, "10 offsets for 10 positions, want 11"},
 		{&tabled{ring: ring{n: 10}, swapped: true}, "InEdges lists [2 3] as the un-moves of 4, but Unmoves lists [3 2]"},
 		{&tabled{ring: ring{n: 10}, pastTable: true}, "InEdges lists the un-moves of 9 as src[18:21], out of its 20 entries"},
-	} {
-		err := gametest.Check(tc.g, 100, 1)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: Check returned %v, want an error with %q", *tc.g, err, tc.want)
-		}
-	}
+	})
 }
 
 // spending is a tiered game for CheckTiers: position (k, p) has k tokens
