@@ -164,10 +164,10 @@ func UnmoveCounterOf(g Game) func(t uint64, buf []uint64) (uint64, []uint64) {
 // InEdger is a Game whose un-moves are stored as lists of 32-bit indices
 // in one table (an explicit graph's in-edges, in compressed sparse row
 // form): InEdges returns it, t's un-moves being src[off[t]:off[t+1]], the
-// positions Unmoves(t) appends, in the same order; off has N+1 entries.
-// The caller must not change them. The parallel engine's blocked levels
-// walk the lists where they lie, in place of Unmoves' copy, and ask for
-// the memory of each a little ahead of it (a prefetch instruction), so
+// positions Unmoves(t) appends, in the same order; off has Size()+1
+// entries. The caller must not change them. The parallel engine's blocked
+// levels walk the lists where they lie, in place of Unmoves' copy, and ask
+// for the memory of each a little ahead of it (a prefetch instruction), so
 // that their cache misses overlap: with the table at hand, neither costs a
 // call a position.
 type InEdger interface {
