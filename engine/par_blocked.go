@@ -241,7 +241,9 @@ func scatterLanes[L uint8 | uint16 | uint32](s *parSolver, lanes []L, w int, lo,
 	defer sp.done()
 	ahead := newLookahead(words, lo, hi, sp.off != nil)
 	for range lookaheadDistance {
-		sp.askAhead(&ahead)
+		if a, ok := ahead.next(); ok {
+			sp.prefetch(a)
+		}
 	}
 	code := s.codeShift
 	plain := lanes != nil && s.exits == nil // the depth goes to lanes
@@ -249,7 +251,7 @@ func scatterLanes[L uint8 | uint16 | uint32](s *parSolver, lanes []L, w int, lo,
 		for x := words[wi]; x != 0; x &= x - 1 {
 			t := wi<<6 + uint64(bits.TrailingZeros64(x))
 			if a, ok := ahead.next(); ok {
-				sp.prefetch(a) // askAhead, which the compiler does not inline
+				sp.prefetch(a)
 			}
 			// The payload may hold a count (a win claimed by a pull level
 			// keeps it), which the depth replaces (or, for an ExitGame,
@@ -353,13 +355,6 @@ func (s *parSolver) spreader(w int) spreader {
 
 // done counts the predecessors written in the worker's edges.
 func (sp *spreader) done() { sp.buf.edges += sp.edges }
-
-// askAhead asks for the un-moves of the next position of a (prefetch).
-func (sp *spreader) askAhead(a *lookahead) {
-	if t, ok := a.next(); ok {
-		sp.prefetch(t)
-	}
-}
 
 // prefetch asks for the first line of an InEdger's list of t's un-moves
 // (a prefetch instruction, which never faults: the list's place needs no
