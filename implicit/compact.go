@@ -182,8 +182,31 @@ func ClassSetOf(bitWords []uint64) ClassSet {
 }
 
 // Positions returns the canonical positions in increasing order: class i
-// is Positions()[i]. The positions must be below 2^32.
-func (c ClassSet) Positions() []uint32 { return c.PositionsOf(0, c.Len()) }
+// is Positions()[i]. The positions must be below 2^32. It lists them on
+// all cores, each a share of the blocks of 512 positions, which the
+// running counts place in the list: Quixo 4 x 4's 5.4 million took 45 ms
+// on one core, all the while the other one waited to start the solve.
+func (c ClassSet) Positions() []uint32 {
+	p := make([]uint32, c.Len())
+	blocks := uint64(len(c.Counts) - 1)
+	workers := min(uint64(runtime.GOMAXPROCS(0)), max(blocks/64, 1))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := blocks*w/workers, blocks*(w+1)/workers
+		wg.Go(func() {
+			out := p[c.Counts[lo]:c.Counts[hi]]
+			k := 0
+			for wi := 8 * lo; wi < min(8*hi, uint64(len(c.Bits))); wi++ {
+				for m := c.Bits[wi]; m != 0; m &= m - 1 {
+					out[k] = uint32(wi*64 + uint64(bits.TrailingZeros64(m)))
+					k++
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return p
+}
 
 // PositionsOf returns the canonical positions of the classes [lo, hi), in
 // increasing order: class i is PositionsOf(lo, hi)[i-lo].

@@ -85,7 +85,7 @@ func TestReduceAndCompact(t *testing.T) {
 // whole list.
 func TestPositionsOf(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, n := range []int{1, 63, 64, 511, 512, 513, 2000} {
+	for _, n := range []int{1, 63, 64, 511, 512, 513, 2000, 100000} {
 		for _, density := range []int{1, 2, 50} {
 			words := make([]uint64, (n+63)/64)
 			for s := range n {
@@ -95,8 +95,14 @@ func TestPositionsOf(t *testing.T) {
 			}
 			c := implicit.ClassSetOf(words)
 			all := c.Positions()
-			if uint64(len(all)) != c.Len() {
-				t.Fatalf("n=%d: %d positions, Len %d", n, len(all), c.Len())
+			var want []uint32
+			for s := range n {
+				if words[s/64]>>(s%64)&1 != 0 {
+					want = append(want, uint32(s))
+				}
+			}
+			if !slices.Equal(all, want) || uint64(len(all)) != c.Len() {
+				t.Fatalf("n=%d density=%d: Positions() = %v, want %v (Len %d)", n, density, all, want, c.Len())
 			}
 			for range 50 {
 				lo := r.Uint64N(c.Len() + 1)
