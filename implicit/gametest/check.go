@@ -116,6 +116,11 @@ func (c *checker) position(s uint64) error {
 			}
 		}
 	}
+	if el, ok := g.(implicit.EndLister); ok {
+		if err := checkEnds(g, el, s, min(s+endsRun, c.n)); err != nil {
+			return err
+		}
+	}
 	if kind == implicit.Illegal {
 		return nil
 	}
@@ -340,4 +345,26 @@ func count(xs []uint64, x uint64) int {
 		}
 	}
 	return k
+}
+
+// endsRun is the length of the runs from each position checked whose ends
+// an EndLister's are compared with: longer than a police row of the small
+// boards the tests use, so that runs cross from one row to the next.
+const endsRun = 70
+
+// checkEnds compares el.Ends(lo, hi) with the ends found by classifying
+// each index of [lo, hi) and listing its moves, appended after a first
+// entry that Ends must keep.
+func checkEnds(g implicit.Game, el implicit.EndLister, lo, hi uint64) error {
+	mark := implicit.End{Index: ^uint64(0)}
+	want := []implicit.End{mark}
+	for s := lo; s < hi; s++ {
+		if k := g.Classify(s); k != implicit.Inner || len(g.Moves(s, nil)) == 0 {
+			want = append(want, implicit.End{Index: s, Kind: k})
+		}
+	}
+	if got := el.Ends(lo, hi, []implicit.End{mark}); !slices.Equal(got, want) {
+		return fmt.Errorf("gametest: Ends(%d, %d) = %v, but its ends are %v", lo, hi, got[min(1, len(got)):], want[1:])
+	}
+	return nil
 }

@@ -9,6 +9,9 @@
 package police
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/retro-solver/retro/implicit"
 )
 
@@ -38,12 +41,16 @@ type Game struct {
 	cells [][2]int // (row, column) of each free cell
 	free  uint64
 	exit  []bool     // exit[cell]: the cell is an exit
+	exits []uint64   // the exit cells, in increasing order
 	moves [][8]int32 // the free neighbours of each cell: 4 along the axes first, then 4 diagonals; -1 where there is none
 	steps [][2]uint8 // the number of free neighbours of each cell: along the axes, and in all 8 directions
 	start uint64
 }
 
-var _ implicit.Game = (*Game)(nil)
+var (
+	_ implicit.Game      = (*Game)(nil)
+	_ implicit.EndLister = (*Game)(nil)
+)
 
 // Whose turn, the lowest bit of an index.
 const (
@@ -62,6 +69,9 @@ func New(b *Board) *Game {
 			id[i] = int32(g.free)
 			g.free++
 			g.exit = append(g.exit, k == Exit)
+			if k == Exit {
+				g.exits = append(g.exits, g.free-1)
+			}
 			g.cells = append(g.cells, [2]int{i / b.Cols, i % b.Cols})
 		}
 	}
@@ -140,6 +150,49 @@ func (g *Game) classify(p, q, turn uint64) implicit.Kind {
 // over reports whether a position with the policeman on p and the thief on
 // q is over, whoever is to move.
 func (g *Game) over(p, q uint64) bool { return p == q || g.exit[q] }
+
+// Ends appends the positions of [lo, hi) that are over, in increasing
+// order (implicit.EndLister): in each policeman's cell's run of 2F indices,
+// those whose thief stands on an exit or on the policeman's cell, with
+// either to move. Every other position has a move: a pass at least.
+func (g *Game) Ends(lo, hi uint64, dst []implicit.End) []implicit.End {
+	hi = min(hi, g.Size())
+	if lo >= hi {
+		return dst
+	}
+	row := 2 * g.free
+	for p := lo / row; p*row < hi; p++ {
+		base := p * row
+		emit := func(q uint64) {
+			for turn := range uint64(2) {
+				if s := base + 2*q + turn; s >= lo && s < hi {
+					dst = append(dst, implicit.End{Index: s, Kind: g.classify(p, q, turn)})
+				}
+			}
+		}
+		// The exits from the first whose indices reach lo, and p among them.
+		first, _ := slices.BinarySearchFunc(g.exits, lo, func(q, lo uint64) int {
+			return cmp.Compare(base+2*q+1, lo)
+		})
+		pDone := false
+		for _, q := range g.exits[first:] {
+			if base+2*q >= hi {
+				break
+			}
+			if !pDone && p <= q {
+				if p < q {
+					emit(p)
+				}
+				pDone = true
+			}
+			emit(q)
+		}
+		if !pDone {
+			emit(p)
+		}
+	}
+	return dst
+}
 
 // Moves appends the positions one move away from s: a step (8 directions
 // for the policeman, 4 for the thief) or a pass.
