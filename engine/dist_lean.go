@@ -187,11 +187,12 @@ type leanRank struct {
 // leanRankBuf is one worker's buffers and tallies, a cache line apart.
 type leanRankBuf struct {
 	preds, moves []uint64
-	out          []uint64 // this round's messages to other ranks, any rank's
-	edges        uint64   // un-moves walked, all levels
-	claims       uint64   // positions claimed for the next level
-	candidates   uint64   // positions marked as candidates at this level
-	crossing     uint64   // messages of this level
+	ends         []implicit.End // the ends of a run, as an EndLister lists them
+	out          []uint64       // this round's messages to other ranks, any rank's
+	edges        uint64         // un-moves walked, all levels
+	claims       uint64         // positions claimed for the next level
+	candidates   uint64         // positions marked as candidates at this level
+	crossing     uint64         // messages of this level
 	run          depthRun
 	_            [64 - 8]byte
 }
@@ -221,25 +222,19 @@ func (s *leanRank) owner(p uint64) int { return int(p / s.block) }
 // classify stores the code of each index of the range and marks the
 // frontier of depth 0 (chunks of whole words: no two workers share one).
 func (s *leanRank) classify(ctx context.Context, prog *Progress) error {
-	classify := implicit.ClassifierOf(s.g)
+	st := startsOf(s.g)
 	cur := frontierBit(0)
 	n := s.hi - s.lo
 	return parallel.For(ctx, s.workers, n, wordChunk(n, s.workers), func(w int, lo, hi uint64) error {
 		b := &s.bufs[w]
-		buf := b.moves
-		var kind implicit.Kind
-		var k uint64
-		for j := lo; j < hi; j++ {
-			kind, k, buf = classify(s.lo+j, buf)
-			switch v, frontier := initial(kind, k); {
-			case frontier:
-				s.nibs.Set(j, uint8(v)|cur)
+		b.ends, b.moves = st.each(s.lo+lo, s.lo+hi, b.ends, b.moves, func(i uint64, v Value, frontier bool) {
+			if frontier {
+				s.nibs.Set(i-s.lo, uint8(v)|cur)
 				b.claims++
-			case v != Draw:
-				s.nibs.Set(j, uint8(v))
+				return
 			}
-		}
-		b.moves = buf
+			s.nibs.Set(i-s.lo, uint8(v))
+		})
 		prog.Advance(hi - lo)
 		return nil
 	})

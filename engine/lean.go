@@ -249,53 +249,27 @@ func (s *leanSolver) solve(ctx context.Context) (*Result, error) {
 	return r, nil
 }
 
-// classify stores every index's code and marks the frontier of depth 0;
-// chunks start on multiples of 64, so no two workers share a word. The
-// nibbles start at 0, unresolved, which is what most indices keep: of an
-// EndLister only the ends it lists are stored.
+// classify stores the code of every index that starts resolved or
+// illegal, and marks the frontier of depth 0 (the other nibbles stay 0,
+// unresolved); chunks start on multiples of 64, so no two workers share a
+// word.
 func (s *leanSolver) classify(ctx context.Context) (uint64, error) {
-	el, ends := s.g.(implicit.EndLister)
-	classify := implicit.ClassifierOf(s.g)
+	st := startsOf(s.g)
+	cur := frontierBit(0)
 	err := parallel.For(ctx, s.workers, s.n, parallel.ChunkFor(s.n, s.workers, 4096), func(w int, lo, hi uint64) error {
 		b := &s.bufs[w]
-		if ends {
-			// A run of leanEndsRun indices at a time, so that a game of
-			// many ends lists them in a buffer of bounded size.
-			for run := lo; run < hi; run += leanEndsRun {
-				b.ends = el.Ends(run, min(run+leanEndsRun, hi), b.ends[:0])
-				for _, e := range b.ends {
-					s.initial(b, e.Index, e.Kind, 0)
-				}
+		b.ends, b.moves = st.each(lo, hi, b.ends, b.moves, func(i uint64, v Value, frontier bool) {
+			if frontier {
+				s.nibs.Set(i, uint8(v)|cur)
+				s.note(b, i)
+				return
 			}
-		} else {
-			buf := b.moves
-			var kind implicit.Kind
-			var k uint64
-			for i := lo; i < hi; i++ {
-				kind, k, buf = classify(i, buf)
-				s.initial(b, i, kind, k)
-			}
-			b.moves = buf
-		}
+			s.nibs.Set(i, uint8(v))
+		})
 		s.prog.Advance(hi - lo)
 		return nil
 	})
 	return s.claimed(), err
-}
-
-// leanEndsRun is the indices of a run whose ends are listed at once.
-const leanEndsRun = 4096
-
-// initial stores the code of index i, of the given kind and number of
-// moves, and marks it as the frontier of depth 0 where it is one.
-func (s *leanSolver) initial(b *leanBuf, i uint64, kind implicit.Kind, moves uint64) {
-	switch v, frontier := initial(kind, moves); {
-	case frontier:
-		s.nibs.Set(i, uint8(v)|frontierBit(0))
-		s.note(b, i)
-	case v != Draw:
-		s.nibs.Set(i, uint8(v))
-	}
 }
 
 // note counts position i, claimed for the next level by worker b, and
