@@ -133,9 +133,12 @@ read -r at am bt bm < <(pair a b)
 row "quixo 4x4: 1 worker / 2" "2 workers" "$at" "$am" "1 worker" "$bt" "$bm"
 fi
 
-# The yardstick and the engine in one benchmark binary, on the same board.
+# The yardstick and the engine in one benchmark binary, on the same board,
+# built with the profile the retro command is built with (cmd/retro's
+# default.pgo, which go test does not take by itself): the engine as the
+# command runs it.
 if want yardstick; then
-(cd "$repo" && go test ./bench/yardstick -run '^$' -bench '^BenchmarkPolice$' -count "$reps" -timeout 30m) >"$work/yardstick.txt"
+(cd "$repo" && go test -pgo="$repo/cmd/retro/default.pgo" ./bench/yardstick -run '^$' -bench '^BenchmarkPolice$' -count "$reps" -timeout 30m) >"$work/yardstick.txt"
 for w in 1 2; do
   y=$(awk -v w="$w" '$1 ~ "solver=yardstick/workers="w"-" {print $3/1e9}' "$work/yardstick.txt" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
   l=$(awk -v w="$w" '$1 ~ "solver=lean/workers="w"-" {print $3/1e9}' "$work/yardstick.txt" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
