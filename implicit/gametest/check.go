@@ -19,8 +19,9 @@ import (
 // often among Moves(s) as s does among Unmoves(t) (and the same from each
 // un-move's side). The optional interfaces a game has are checked on the
 // same positions: counts (MoveCounter, UnmoveCounter, ClassifyCounter,
-// RangeCounter's runs from each) equal to the lists', an InEdger's lists
-// equal to its un-moves, Notation's
+// RangeCounter's runs from each) equal to the lists', an EndLister's ends
+// of the run from each equal to what classifying its indices finds, an
+// InEdger's lists equal to its un-moves, Notation's
 // ParsePosition(Describe(s)) == s, and for a Symmetric game (with its
 // CanonicalMover, ClassNumberer and ClassCounter) that Canonical picks one
 // member per class that moves commute with (see checkSymmetric).
@@ -363,8 +364,12 @@ func checkEnds(g implicit.Game, el implicit.EndLister, lo, hi uint64) error {
 			want = append(want, implicit.End{Index: s, Kind: k})
 		}
 	}
-	if got := el.Ends(lo, hi, []implicit.End{mark}); !slices.Equal(got, want) {
-		return fmt.Errorf("gametest: Ends(%d, %d) = %v, but its ends are %v", lo, hi, got[min(1, len(got)):], want[1:])
+	got := el.Ends(lo, hi, []implicit.End{mark})
+	if len(got) == 0 || got[0] != mark {
+		return fmt.Errorf("gametest: Ends(%d, %d, dst) did not keep what dst held", lo, hi)
+	}
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("gametest: Ends(%d, %d) = %v, but its ends are %v", lo, hi, got[1:], want[1:])
 	}
 	return nil
 }

@@ -329,3 +329,67 @@ func TestCheckTierParts(t *testing.T) {
 		}
 	}
 }
+
+// stopping is a ring of n positions where s moves to s+1 and s+2 (mod n),
+// except that every fifth position is a terminal loss, with no moves; an
+// implicit.EndLister, with faults to switch on.
+type stopping struct {
+	n         uint64
+	missEnd   bool // Ends leaves out position 10
+	wrongKind bool // Ends calls position 5 a terminal win
+	dropsDst  bool // Ends forgets what dst held
+	pastHi    bool // Ends lists an end at hi itself
+}
+
+func (g *stopping) Size() uint64     { return g.n }
+func (g *stopping) MaxMoves() uint64 { return 2 }
+func (g *stopping) Classify(s uint64) implicit.Kind {
+	if s%5 == 0 {
+		return implicit.TerminalLoss
+	}
+	return implicit.Inner
+}
+func (g *stopping) Moves(s uint64, dst []uint64) []uint64 {
+	if s%5 == 0 {
+		return dst
+	}
+	return append(dst, (s+1)%g.n, (s+2)%g.n)
+}
+func (g *stopping) Unmoves(t uint64, dst []uint64) []uint64 {
+	for _, p := range []uint64{(t + g.n - 1) % g.n, (t + g.n - 2) % g.n} {
+		if p%5 != 0 {
+			dst = append(dst, p)
+		}
+	}
+	return dst
+}
+
+func (g *stopping) Ends(lo, hi uint64, dst []implicit.End) []implicit.End {
+	if g.dropsDst {
+		dst = nil
+	}
+	for s := lo; s < min(hi, g.n); s++ {
+		switch {
+		case s%5 != 0, g.missEnd && s == 10:
+		case g.wrongKind && s == 5:
+			dst = append(dst, implicit.End{Index: s, Kind: implicit.TerminalWin})
+		default:
+			dst = append(dst, implicit.End{Index: s, Kind: implicit.TerminalLoss})
+		}
+	}
+	if g.pastHi && hi < g.n && hi%5 == 0 {
+		dst = append(dst, implicit.End{Index: hi, Kind: implicit.TerminalLoss})
+	}
+	return dst
+}
+
+// TestCheckEndLister checks that Check compares an EndLister's ends with
+// the game's classification.
+func TestCheckEndLister(t *testing.T) {
+	checkFaults(t, &stopping{n: 100}, []fault[*stopping]{
+		{&stopping{n: 100, missEnd: true}, "{5 terminal loss} {15 terminal loss}"},
+		{&stopping{n: 100, wrongKind: true}, "{5 terminal win}"},
+		{&stopping{n: 100, dropsDst: true}, "did not keep what dst held"},
+		{&stopping{n: 100, pastHi: true}, "{65 terminal loss} {70 terminal loss}], but"},
+	})
+}
