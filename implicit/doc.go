@@ -30,8 +30,9 @@
 //	                 graph, pawns, police
 //	RangeCounter     graph                the parallel engine's          a call or two a position to count
 //	                                      classification                 its moves: 2.2 times the time
-//	EndLister        police               the lean engine's              every index is classified (police
-//	                                      classification                 64 x 64: a tenth of the solve)
+//	EndLister        police               the lean engines'              every index is classified (police
+//	                                      classification (Lean,          64 x 64: a tenth of the solve)
+//	                                      DistributedLean)
 //	MoveClassifier   chess                retro verify, query's          Classify, then Moves: each checked
 //	                                      WinDepths                      position decoded twice
 //	MoveProber       quixo, teeko         the parallel engine's classify every unresolved position's moves are

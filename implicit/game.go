@@ -238,7 +238,7 @@ type RangeCounter interface {
 // EndLister is a Game that finds, in a run of consecutive indices, the few
 // whose value is known before any move is made: the terminal positions,
 // the illegal indices and the inner positions without a move. The lean
-// engine's classification then touches those alone, where it classified
+// engines' classification then touches those alone, where it classified
 // every index (police 64 x 64: a tenth of its solve).
 type EndLister interface {
 	// Ends appends to dst, in increasing order, every index s in [lo, hi)
