@@ -7,7 +7,7 @@
 # edges, Nine Men's Morris with 5 stones, and the chess endgames KQRvKR
 # (with the 3- and 4-piece endgames its captures reach) and KRPvK. Each
 # solve's profile weighs its CPU time; the merged profile is written over
-# default.pgo. About 3 minutes on 2 cores.
+# default.pgo. About a minute and a half on 2 cores.
 #   bench/pgo.sh [WORKDIR]
 # Run it again when the hot paths change much: a stale profile still
 # builds, and optimizes what it still names.
@@ -28,7 +28,11 @@ profiles=()
 profile() {
   k=$((k + 1))
   mkdir -p "$work/p$k"
-  "$retro" "$@" -profile cpu -profile-dir "$work/p$k" >/dev/null 2>&1
+  if ! "$retro" "$@" -profile cpu -profile-dir "$work/p$k" >/dev/null 2>"$work/p$k/stderr"; then
+    echo "pgo: retro $* failed:" >&2
+    cat "$work/p$k/stderr" >&2
+    exit 1
+  fi
   profiles+=("$work/p$k/cpu.pprof")
   echo "pgo: $* done" >&2
 }
@@ -40,6 +44,6 @@ profile solve morris -stones 5
 rm -rf "$work/chess"
 profile solve chess KQRvKR -checkpoint "$work/chess"
 profile solve chess KRPvK -checkpoint "$work/chess"
-go tool pprof -proto "${profiles[@]}" >"$work/default.pgo" 2>/dev/null
+go tool pprof -proto "${profiles[@]}" >"$work/default.pgo"
 mv "$work/default.pgo" "$repo/cmd/retro/default.pgo"
 echo "pgo: $repo/cmd/retro/default.pgo: $(wc -c <"$repo/cmd/retro/default.pgo") bytes from ${#profiles[@]} profiles" >&2
