@@ -576,3 +576,53 @@ func TestFilled(t *testing.T) {
 		}
 	}
 }
+
+// failing is synthetic with a Lookup that fails at index at.
+type failing struct {
+	synthetic
+	at uint64
+}
+
+func (f failing) Lookup(i uint64) (engine.Value, uint64, error) {
+	if i == f.at {
+		return 0, 0, fmt.Errorf("index %d unreadable", i)
+	}
+	return f.synthetic.Lookup(i)
+}
+
+// TestWorkersWriteOneFile writes the same values on 1 to 5 workers, whose
+// blocks are coded out of order and written in order: every file holds
+// the same bytes. A source that fails in a block among many, with blocks
+// still being coded after it, makes Add return its error (and return).
+func TestWorkersWriteOneFile(t *testing.T) {
+	src := db.Source{Values: synthetic{n: 300_000, max: 200}, MaxDepth: 200}
+	o := db.Options{BlockSize: 1 << 12, Coding: db.LossDepths}
+	var first []byte
+	for workers := 1; workers <= 5; workers++ {
+		o.Workers = workers
+		path := filepath.Join(t.TempDir(), "s.db")
+		writeDB(t, path, "graph", nil, o, src)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if workers == 1 {
+			first = b
+			continue
+		}
+		if !bytes.Equal(b, first) {
+			t.Fatalf("%d workers wrote %d bytes unlike one worker's %d", workers, len(b), len(first))
+		}
+	}
+	for _, at := range []uint64{0, 150_001, 299_999} {
+		w, err := db.Create(filepath.Join(t.TempDir(), "f.db"), "graph", nil, nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = w.Add(context.Background(), db.Source{Values: failing{synthetic{n: 300_000, max: 200}, at}, MaxDepth: 200})
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("index %d unreadable", at)) {
+			t.Fatalf("a source failing at %d: %v", at, err)
+		}
+		w.Abort()
+	}
+}

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/retro-solver/retro/engine"
 	"github.com/retro-solver/retro/internal/tempfile"
@@ -264,69 +264,97 @@ func (w *Writer) endSection(enc encoder, s Section, table []byte, counts []uint3
 }
 
 // codeBlocks codes and compresses the blocks [first, last) of section s
-// from src.Values, a batch at a time on the workers, and passes them to
-// write in order; it returns their block table entries, the first block
-// at offset base, and adds their counts, depths and bytes to s.
+// from src.Values on the workers, and passes them to write in order; it
+// returns their block table entries, the first block at offset base, and
+// adds their counts, depths and bytes to s.
+//
+// Each worker takes the next block as soon as it is done with one, up to
+// codeWindow(workers) blocks ahead of the one to write next, which this
+// goroutine waits for, writes and tallies meanwhile. (Blocks coded a batch
+// at a time left a worker idle while the batch's slowest block finished
+// and while the batch was written.)
 func codeBlocks(ctx context.Context, enc encoder, workers int, src Source, s *Section, first, last, base uint64, write func([]byte) error) ([]byte, error) {
 	n := s.Size
 	table := make([]byte, 0, (last-first)*entrySize)
-	// Each slot of a batch keeps its buffers from one batch to the next.
-	batch := uint64(2 * workers)
-	out := make([][]byte, batch)
-	raws := make([][]byte, batch)
-	counts := make([][4]uint64, batch)
-	depths := make([]*Depths, batch)
-	// At most workers blocks are coded at once, each with one scratch.
-	scratch := make(chan *blockScratch, workers)
-	for range workers {
-		scratch <- new(blockScratch)
+	window := codeWindow(workers)
+	// A block's slot is its number modulo window; a slot keeps its buffers
+	// from one block to the next, and holds one block at a time.
+	type slot struct {
+		raw, out []byte
+		counts   [4]uint64
+		depths   *Depths
+		done     chan error // the block's outcome, once coded
 	}
-	for at := first; at < last; at += batch {
-		k := min(batch, last-at)
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(workers)
-		for j := range k {
-			g.Go(func() error {
-				if err := gctx.Err(); err != nil {
-					return err
+	slots := make([]slot, window)
+	for i := range slots {
+		slots[i].done = make(chan error, 1)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	jobs := make(chan uint64, window)
+	var wg sync.WaitGroup
+	defer func() { // on any return, the workers stop before the slots go
+		cancel()
+		close(jobs)
+		wg.Wait()
+	}()
+	for range workers {
+		wg.Go(func() {
+			sc := new(blockScratch)
+			for b := range jobs {
+				sl := &slots[b%window]
+				err := ctx.Err()
+				if err == nil {
+					lo := b * s.BlockSize
+					if sl.depths == nil {
+						sl.depths = NewDepths(src.MaxDepth)
+					}
+					sl.raw, sl.counts, err = encodeBlock(sl.raw, sc, src.Values, lo, min(lo+s.BlockSize, n), s, sl.depths)
 				}
-				lo := (at + j) * s.BlockSize
-				if depths[j] == nil {
-					depths[j] = NewDepths(src.MaxDepth)
+				if err == nil {
+					sl.out, err = enc.encode(sl.raw, sl.out[:0])
 				}
-				sc := <-scratch
-				raw, c, err := encodeBlock(raws[j], sc, src.Values, lo, min(lo+s.BlockSize, n), s, depths[j])
-				scratch <- sc
-				if err != nil {
-					return err
-				}
-				raws[j], counts[j] = raw, c
-				out[j], err = enc.encode(raw, out[j][:0])
-				return err
-			})
-		}
-		if err := g.Wait(); err != nil {
+				sl.done <- err
+			}
+		})
+	}
+	// Blocks up to window are handed out at once; each block written
+	// frees its slot for the block window after it. At most window blocks
+	// are out at a time, so jobs has room for each.
+	sent := first
+	for ; sent < last && sent-first < window; sent++ {
+		jobs <- sent
+	}
+	for b := first; b < last; b++ {
+		sl := &slots[b%window]
+		if err := <-sl.done; err != nil {
 			return nil, err
 		}
-		for j := range k {
-			table = binary.LittleEndian.AppendUint64(table, base)
-			table = binary.LittleEndian.AppendUint32(table, uint32(len(out[j])))
-			table = binary.LittleEndian.AppendUint32(table, checksum(out[j]))
-			base += uint64(len(out[j]))
-			for v := range counts[j] {
-				s.Counts[v] += counts[j][v]
-			}
-			s.Stored += uint64(len(out[j]))
-			s.Depths.Merge(depths[j])
-			clear(depths[j].Win)
-			clear(depths[j].Loss)
-			if err := write(out[j]); err != nil {
-				return nil, err
-			}
+		table = binary.LittleEndian.AppendUint64(table, base)
+		table = binary.LittleEndian.AppendUint32(table, uint32(len(sl.out)))
+		table = binary.LittleEndian.AppendUint32(table, checksum(sl.out))
+		base += uint64(len(sl.out))
+		for v := range sl.counts {
+			s.Counts[v] += sl.counts[v]
+		}
+		s.Stored += uint64(len(sl.out))
+		s.Depths.Merge(sl.depths)
+		clear(sl.depths.Win)
+		clear(sl.depths.Loss)
+		if err := write(sl.out); err != nil {
+			return nil, err
+		}
+		if sent < last {
+			jobs <- sent
+			sent++
 		}
 	}
 	return table, nil
 }
+
+// codeWindow is how many blocks codeBlocks keeps out at once with the
+// given workers: enough that a worker finds one to take while the next
+// to write is still being coded.
+func codeWindow(workers int) uint64 { return uint64(2 * workers) }
 
 // encodeBlock returns the codes of indices [lo, hi) of v as byte planes,
 // in buf if it is large enough, and the count of each value among them; it
