@@ -269,14 +269,14 @@ func (w *Writer) endSection(enc encoder, s Section, table []byte, counts []uint3
 // adds their counts, depths and bytes to s.
 //
 // Each worker takes the next block as soon as it is done with one, up to
-// codeWindow(workers) blocks ahead of the one to write next, which this
+// 2 x workers blocks ahead of the one to write next, which this
 // goroutine waits for, writes and tallies meanwhile. (Blocks coded a batch
 // at a time left a worker idle while the batch's slowest block finished
 // and while the batch was written.)
 func codeBlocks(ctx context.Context, enc encoder, workers int, src Source, s *Section, first, last, base uint64, write func([]byte) error) ([]byte, error) {
 	n := s.Size
 	table := make([]byte, 0, (last-first)*entrySize)
-	window := codeWindow(workers)
+	window := uint64(2 * workers) // enough that a worker finds a block while the next to write is coded
 	// A block's slot is its number modulo window; a slot keeps its buffers
 	// from one block to the next, and holds one block at a time.
 	type slot struct {
@@ -288,6 +288,7 @@ func codeBlocks(ctx context.Context, enc encoder, workers int, src Source, s *Se
 	slots := make([]slot, window)
 	for i := range slots {
 		slots[i].done = make(chan error, 1)
+		slots[i].depths = NewDepths(src.MaxDepth)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	jobs := make(chan uint64, window)
@@ -305,9 +306,6 @@ func codeBlocks(ctx context.Context, enc encoder, workers int, src Source, s *Se
 				err := ctx.Err()
 				if err == nil {
 					lo := b * s.BlockSize
-					if sl.depths == nil {
-						sl.depths = NewDepths(src.MaxDepth)
-					}
 					sl.raw, sl.counts, err = encodeBlock(sl.raw, sc, src.Values, lo, min(lo+s.BlockSize, n), s, sl.depths)
 				}
 				if err == nil {
@@ -350,11 +348,6 @@ func codeBlocks(ctx context.Context, enc encoder, workers int, src Source, s *Se
 	}
 	return table, nil
 }
-
-// codeWindow is how many blocks codeBlocks keeps out at once with the
-// given workers: enough that a worker finds one to take while the next
-// to write is still being coded.
-func codeWindow(workers int) uint64 { return uint64(2 * workers) }
 
 // encodeBlock returns the codes of indices [lo, hi) of v as byte planes,
 // in buf if it is large enough, and the count of each value among them; it
