@@ -66,3 +66,29 @@ func TestSetReleaseGivesBack(t *testing.T) {
 		t.Fatalf("resident %d bytes before Release, %d after: less than half the set's %d bytes given back", before, after, n/8)
 	}
 }
+
+// TestCountersAndTwoBitsReleaseGiveBack checks that Release zeroes mapped
+// counters and 2-bit values and gives their pages back at once (a tier's
+// result, released as its file is written, holds hundreds of megabytes).
+func TestCountersAndTwoBitsReleaseGiveBack(t *testing.T) {
+	const n = 1 << 26 // 64 MiB of 8-bit counters, 16 MiB of values
+	c, p := NewCounters(n, 8), NewTwoBits(n)
+	if c.mem == nil || p.mem == nil {
+		t.Skip("the arrays were not mapped")
+	}
+	for _, words := range [][]uint64{c.Words(), p.Words()} {
+		for j := range words {
+			words[j] = ^uint64(0) // every page touched
+		}
+	}
+	before := resident(t)
+	c.Release()
+	p.Release()
+	after := resident(t)
+	if want := uint64(n + n/4); before < after+want/2 {
+		t.Fatalf("resident %d bytes before Release, %d after: less than half the arrays' %d bytes given back", before, after, want)
+	}
+	if c.Get(n-1) != 0 || c.Get(0) != 0 || p.Get(n/2) != 0 {
+		t.Fatal("a released array does not read as zero")
+	}
+}

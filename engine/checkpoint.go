@@ -60,7 +60,7 @@ func (c *Checkpoint) due() bool {
 
 // saveLevel writes a single process's checkpoint at the barrier before
 // level depth, what body writes, and then calls Saved.
-func (c *Checkpoint) saveLevel(depth uint64, body func(w *bufio.Writer)) error {
+func (c *Checkpoint) saveLevel(depth uint64, body func(w *bufio.Writer) error) error {
 	if err := c.writeChecked(c.Path, body); err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (c *Checkpoint) errorf(format string, args ...any) error {
 // behind), synced and renamed, so that a crash leaves the previous file or
 // the new one whole. It notes the file's size and the time it took for
 // LastSave.
-func (c *Checkpoint) writeChecked(path string, body func(w *bufio.Writer)) error {
+func (c *Checkpoint) writeChecked(path string, body func(w *bufio.Writer) error) error {
 	began := time.Now()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -97,7 +97,9 @@ func (c *Checkpoint) writeChecked(path string, body func(w *bufio.Writer)) error
 	defer f.Close()
 	h := crc32.New(crcTable)
 	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
-	body(w)
+	if err := body(w); err != nil {
+		return fmt.Errorf("writing checkpoint %s: %w", path, err)
+	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing checkpoint %s: %w", path, err)
 	}

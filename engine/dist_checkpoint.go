@@ -139,7 +139,7 @@ func (c *Checkpoint) rankSaved(comm Comm, depth uint64, werr error) error {
 
 // writeCheckpoint writes this rank's file.
 func (d *distSolver) writeCheckpoint(c *Checkpoint, h distHeader) error {
-	return c.writeChecked(c.rankFile(int(h.rank), int(h.ranks), h.depth), func(w *bufio.Writer) {
+	return c.writeChecked(c.rankFile(int(h.rank), int(h.ranks), h.depth), func(w *bufio.Writer) error {
 		writeHead(w, c, distCheckpointMagic, distCheckpointVersion, h.fields())
 		var b [4]byte
 		for _, s := range d.state {
@@ -149,6 +149,7 @@ func (d *distSolver) writeCheckpoint(c *Checkpoint, h distHeader) error {
 		if d.exits != nil {
 			writeWords(w, d.exits.lanes.Words())
 		}
+		return nil
 	})
 }
 

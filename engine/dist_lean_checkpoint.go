@@ -58,7 +58,7 @@ func (s *leanRank) save(c *Checkpoint, depth uint64, t *rankTally) error {
 	werr := s.log.sync() // the levels the checkpoint counts on are on disk before it
 	if werr == nil {
 		h := s.header(c, depth, t)
-		werr = c.writeChecked(c.rankFile(s.me, s.ranks, depth), func(w *bufio.Writer) {
+		werr = c.writeChecked(c.rankFile(s.me, s.ranks, depth), func(w *bufio.Writer) error {
 			writeHead(w, c, distLeanCheckpointMagic, distLeanCheckpointVersion, h.fields())
 			writeWords(w, t.wins[:depth])
 			writeWords(w, t.losses[:depth])
@@ -66,6 +66,7 @@ func (s *leanRank) save(c *Checkpoint, depth uint64, t *rankTally) error {
 				writeWords(w, []uint64{r.seg, uint64(r.off), uint64(r.length), uint64(r.depth)})
 			}
 			writeWords(w, s.nibs.Words())
+			return nil
 		})
 	}
 	return c.rankSaved(s.comm, depth, werr)

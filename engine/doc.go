@@ -51,10 +51,11 @@
 // what options cost). An option an engine does not honour is ignored,
 // except ReachableFrom, which Lean and Distributed refuse, and Checkpoint,
 // which Sequential refuses. Only Parallel solves an ExitGame (a tier: see
-// package tier); it keeps an ExitGame's depths in the lanes of its exits,
-// whose actions are spent once a position is resolved, so that its own
-// lanes hold counts only: a byte each where a position has fewer than 63
-// moves (ExitGameBytes).
+// package tier); it keeps the actions of an ExitGame's exits in lists on
+// disk, read once at their level (exitLists), and its depths in its lanes
+// in place of the counts, halved where the game alternates, so that its
+// lanes are a byte each where a position has fewer than 63 moves, and a
+// deep lane takes the depths past what they hold (ExitGameBytes).
 //
 // Parallel counts a position's moves when it classifies it, unless the
 // game is an implicit.MoveProber (quixo and teeko over their classes,

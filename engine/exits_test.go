@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -177,22 +180,19 @@ func (g parityExits) ClassifyExits(s uint64, buf []uint64) (implicit.Kind, uint6
 func (g parityExits) MaxExitDepth() uint64 { return 199 }
 func (g parityExits) Alternates() bool     { return g.alternates }
 
-// An Alternating game's exits take lanes of 8 bits where the other coding
-// needs 16, and solve each random graph as it does, every value and depth;
-// a solve stopped at a checkpoint in the other coding goes on from it in
-// that coding; an exit of the wrong parity panics.
+// An Alternating game's exits, its depths kept halved in its lanes, solve
+// each random graph as the other coding does, every value and depth, with
+// depths past what a lane holds (126 plies in lanes of 8 bits, halved; 62
+// in the other coding) in the deep lane; a solve stopped at a checkpoint
+// goes on from it, and the other coding's checkpoint is refused; an exit
+// of the wrong parity panics.
 func TestAlternatingExits(t *testing.T) {
 	ctx := context.Background()
 	for seed := range uint64(4) {
 		g := graph.Random(3000, 5000+seed*500, seed)
 		plain, alt := parityExits{exitGraph{Graph: g}, false}, parityExits{exitGraph{Graph: g}, true}
-		for _, c := range []struct {
-			g     parityExits
-			width uint
-		}{{plain, 16}, {alt, 8}} {
-			if w := newParSolver(c.g, 16, Options{}).exits.lanes.Width(); w != c.width {
-				t.Fatalf("alternates %v: exits' lanes of %d bits, want %d", c.g.alternates, w, c.width)
-			}
+		if w, err := parLaneWidth(alt); err != nil || w != 8 {
+			t.Fatalf("graph %d: lanes of %d bits (%v), want 8: the deep lane untested", seed, w, err)
 		}
 		want, err := Parallel(ctx, plain, Options{Workers: 2})
 		if err != nil {
@@ -207,24 +207,37 @@ func TestAlternatingExits(t *testing.T) {
 				t.Fatalf("graph %d, %+v: index %d is %v %d alternating, %v %d not", seed, opt, i, got.Value(i), got.Depth(i), want.Value(i), want.Depth(i))
 			}
 		}
-		k := want.MaxDepth() / 2
-		path := filepath.Join(t.TempDir(), "ckpt")
-		stopped, stop := context.WithCancel(ctx)
-		_, err = Parallel(stopped, plain, Options{Workers: 2, Checkpoint: &Checkpoint{Path: path, Fingerprint: "g", Every: 1, Saved: func(level uint64) {
-			if level == k {
+		if want.MaxDepth() < 130 {
+			t.Fatalf("graph %d: depths up to %d: the deep lane untested", seed, want.MaxDepth())
+		}
+		for _, k := range []uint64{want.MaxDepth() / 3, want.MaxDepth() - 2} {
+			for _, game := range []parityExits{plain, alt} {
+				path := filepath.Join(t.TempDir(), "ckpt")
+				stopped, stop := context.WithCancel(ctx)
+				_, err = Parallel(stopped, game, Options{Workers: 2, Checkpoint: &Checkpoint{Path: path, Fingerprint: "g", Every: 1, Saved: func(level uint64) {
+					if level == k {
+						stop()
+					}
+				}}})
 				stop()
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("graph %d: the solve to stop at level %d ended with %v", seed, k, err)
+				}
+				if left, _ := os.ReadDir(filepath.Dir(path)); len(left) != 1 {
+					t.Fatalf("graph %d: the stopped solve left %d files beside its checkpoint", seed, len(left)-1)
+				}
+				other := parityExits{game.exitGraph, !game.alternates}
+				if _, err := Parallel(ctx, other, Options{Workers: 2, Checkpoint: &Checkpoint{Path: path, Fingerprint: "g"}}); err == nil {
+					t.Fatalf("graph %d: a checkpoint of alternating %v resumed by a solve of alternating %v", seed, game.alternates, other.alternates)
+				}
+				got, err := Parallel(ctx, game, Options{Workers: 3, Checkpoint: &Checkpoint{Path: path, Fingerprint: "g", Every: 1 << 62}})
+				if err != nil {
+					t.Fatalf("graph %d, resumed at level %d: %v", seed, k, err)
+				}
+				if i, differ := Diff(want, got); differ {
+					t.Fatalf("graph %d, alternating %v, resumed at level %d: index %d differs", seed, game.alternates, k, i)
+				}
 			}
-		}}})
-		stop()
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("graph %d: the solve to stop at level %d ended with %v", seed, k, err)
-		}
-		got, err := Parallel(ctx, alt, Options{Workers: 2, Checkpoint: &Checkpoint{Path: path, Fingerprint: "g", Every: 1 << 62}})
-		if err != nil {
-			t.Fatalf("graph %d, resumed at level %d: %v", seed, k, err)
-		}
-		if i, differ := Diff(want, got); differ {
-			t.Fatalf("graph %d, resumed alternating at level %d: index %d differs", seed, k, i)
 		}
 	}
 	for _, e := range []Exit{{ExitToLoss, 3}, {ExitToWins, 4}} {
@@ -236,5 +249,100 @@ func TestAlternatingExits(t *testing.T) {
 			}()
 			(&exitEvents{alternate: true}).event(e)
 		}()
+	}
+}
+
+// exitLists gives back, level by level, exactly the actions added to it,
+// with their kinds: in both codings, from workers that add runs of
+// increasing positions and others that add them in any order, with
+// segments cut where they fill, and after a checkpoint's save and restore
+// half way; its spool leaves no file behind.
+func TestExitLists(t *testing.T) {
+	ctx := context.Background()
+	for _, alternate := range []bool{false, true} {
+		rng := rand.New(rand.NewPCG(7, 1))
+		dir := t.TempDir()
+		const workers, n, maxLevel = 3, 200000, 300
+		l, err := newExitLists(dir, workers, alternate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[uint64][]uint64{} // level -> position<<1 | decrement
+		add := func(w int, i uint64) {
+			d := rng.Uint64N(maxLevel)
+			dec := rng.IntN(2) == 1
+			if alternate {
+				dec = d&1 == 1
+			}
+			e := l.codes.code(d, dec)
+			l.add(w, i, e)
+			k := i << 1
+			if dec {
+				k |= 1
+			}
+			want[d] = append(want[d], k)
+		}
+		for i := range uint64(n) {
+			if rng.IntN(3) == 0 {
+				add(int(i%2), i) // workers 0 and 1: increasing runs
+			}
+		}
+		for range n / 10 {
+			add(2, rng.Uint64N(1<<40)) // worker 2: anywhere
+		}
+		if err := l.finish(); err != nil {
+			t.Fatal(err)
+		}
+		for d := range uint64(maxLevel) {
+			if got := uint64(len(want[d])); d < uint64(len(l.atLevel)) && l.atLevel[d] != got || d >= uint64(len(l.atLevel)) && got != 0 {
+				t.Fatalf("alternate %v: level %d counted wrong", alternate, d)
+			}
+		}
+		if last, ok := l.lastLevel(); !ok || last != maxLevel-1 {
+			t.Fatalf("alternate %v: last level %d %v", alternate, last, ok)
+		}
+		for d := range uint64(maxLevel) {
+			if d == maxLevel/2 {
+				var b bytes.Buffer
+				w := bufio.NewWriter(&b)
+				if err := l.save(w); err != nil {
+					t.Fatal(err)
+				}
+				w.Flush()
+				l.close()
+				if l, err = newExitLists(dir, workers, alternate); err != nil {
+					t.Fatal(err)
+				}
+				if err := l.restore(bufio.NewReader(&b)); err != nil {
+					t.Fatalf("alternate %v: restored: %v", alternate, err)
+				}
+			}
+			var got []uint64
+			var mu sync.Mutex
+			err := l.scan(ctx, workers, d, func(_ int, p uint64, decrement bool) {
+				mu.Lock()
+				defer mu.Unlock()
+				k := p << 1
+				if decrement {
+					k |= 1
+				}
+				got = append(got, k)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			slices.Sort(got)
+			slices.Sort(want[d])
+			if !slices.Equal(got, want[d]) {
+				t.Fatalf("alternate %v, level %d: %d actions read, %d added", alternate, d, len(got), len(want[d]))
+			}
+		}
+		if len(l.segments) != 0 {
+			t.Fatalf("alternate %v: %d lists left after every level", alternate, len(l.segments))
+		}
+		l.close()
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Fatalf("alternate %v: the spool left %s", alternate, left[0].Name())
+		}
 	}
 }

@@ -97,7 +97,7 @@ func (s *leanSolver) save(depth, count uint64) error {
 		}
 		h.logged, h.logSize, h.logRecords = 1, uint64(s.log.off), uint64(len(s.log.recs))
 	}
-	return c.saveLevel(depth, func(w *bufio.Writer) {
+	return c.saveLevel(depth, func(w *bufio.Writer) error {
 		writeHead(w, c, leanCheckpointMagic, leanCheckpointVersion, h.fields())
 		writeWords(w, st.Wins)
 		writeWords(w, st.Losses)
@@ -110,6 +110,7 @@ func (s *leanSolver) save(depth, count uint64) error {
 			}
 		}
 		writeWords(w, s.nibs.Words())
+		return nil
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"time"
@@ -22,9 +23,10 @@ import (
 // its value code (0 unresolved, 1 win, 2 loss, 3 illegal), the others the
 // count of its moves not yet known to reach a win while it is unresolved,
 // and its depth once it is resolved. So an edge of the retrograde pass
-// touches one cache line. An ExitGame (a tier) keeps its depths in its
-// exits' lanes instead (see exitEvents), so that its own lanes need only
-// hold its counts: a byte each where its moves are fewer than 63.
+// touches one cache line. An ExitGame (a tier) keeps its exits' actions in
+// lists on disk (exitLists) and its lanes narrow: a byte each where its
+// moves are fewer than 63, its depths halved where the game alternates,
+// and those that do not fit in a lane of their own (see storeDepth).
 //
 //  1. One parallel pass classifies every index and stores its code or its
 //     number of moves; terminal positions form the frontier of depth 0.
@@ -48,13 +50,17 @@ func Parallel(ctx context.Context, g implicit.Game, opt Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	if err := opt.CheckMemory(g.Size(), parBytesPerIndex(width)+opt.reachBytesPerIndex()+exitBytesPerIndex(g, implicit.Alternates(g))); err != nil {
+	if err := opt.CheckMemory(g.Size(), parBytesPerIndex(width)+opt.reachBytesPerIndex()+parExitBytesPerIndex(g)); err != nil {
 		return nil, err
 	}
 	if g, err = restrict(ctx, g, opt); err != nil {
 		return nil, err
 	}
-	s := newParSolver(g, width, opt)
+	s, err := newParSolver(g, width, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
 	s.prog = StartProgress(opt, s.n)
 	defer s.prog.Stop()
 	return s.solve(ctx)
@@ -101,12 +107,21 @@ type parSolver struct {
 	lanes       bitset.Counters
 	codeShift   uint   // the shift of the value code in a lane: width - 2
 	payloadMask uint64 // the bits of a lane below the code
-	cur, next   *parallel.Frontier
-	bufs        []workerBuf
-	ws          *Workspace // nil, or where the arrays come from and go back to
-	prog        *Progress
-	exits       *exitEvents // the exits' actions, for an ExitGame
-	ckpt        *Checkpoint // nil, or where the state is saved at level barriers
+	// A resolved position's lane holds its depth shifted right by halve
+	// (1 for an ExitGame that alternates: its wins' depths are odd, its
+	// losses' even), up to deepFrom; from deepFrom on (an ExitGame's,
+	// whose lanes are never widened) the payload is all ones and deep
+	// holds the depth less deepFrom. See storeDepth.
+	halve     uint
+	deepFrom  uint64
+	deep      bitset.Counters
+	storeDeep func(i, v uint64)
+	cur, next *parallel.Frontier
+	bufs      []workerBuf
+	ws        *Workspace // nil, or where the arrays come from and go back to
+	prog      *Progress
+	exits     *exitLists  // the exits' actions, for an ExitGame
+	ckpt      *Checkpoint // nil, or where the state is saved at level barriers
 	// resumedFrontier counts the frontier loaded from the checkpoint.
 	resumedFrontier uint64
 	direction       Direction   // how levels are expanded: Auto, or one way only
@@ -137,21 +152,22 @@ func (s *parSolver) edges() uint64 {
 // moves for classification, and the batch of frontier positions being
 // expanded with their predecessors.
 type workerBuf struct {
-	buf    []uint64 // moves, while classifying
-	batch  []uint64 // frontier positions waiting to be expanded
-	preds  []uint64 // their predecessors, batch position after position
-	ends   []int    // ends[j]: the end of batch[j]'s predecessors in preds
-	codes  []uint8  // the value code each predecessor had when loaded
-	levels []uint64 // levels[d]: exit actions of level d found while classifying
-	edges  uint64   // predecessor edges this worker walked
-	_      [64 - 8]byte
+	buf   []uint64 // moves, while classifying
+	batch []uint64 // frontier positions waiting to be expanded
+	preds []uint64 // their predecessors, batch position after position
+	ends  []int    // ends[j]: the end of batch[j]'s predecessors in preds
+	codes []uint8  // the value code each predecessor had when loaded
+	edges uint64   // predecessor edges this worker walked
+	_     [64 - 32]byte
 }
 
 // batchSize is how many frontier positions a worker expands at once: enough
 // predecessors to keep a core's memory requests in flight together.
 const batchSize = 64
 
-func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
+// newParSolver returns a solver of g in lanes of the given width; the
+// caller closes it.
+func newParSolver(g implicit.Game, width uint, opt Options) (*parSolver, error) {
 	n := g.Size()
 	w := parallel.Workers(opt.Workers)
 	// Frontiers stay lists up to n/1024 entries. Measured on police 64x64
@@ -173,19 +189,50 @@ func newParSolver(g implicit.Game, width uint, opt Options) *parSolver {
 		blockBytes: opt.BlockBytes,
 	}
 	s.cur, s.next = ws.newFrontiers(n, w, limit)
-	s.setWidth(width)
 	if eg, ok := g.(ExitGame); ok {
-		s.exits = newExitEvents(eg, n, implicit.Alternates(eg))
-	} else if probe, count, ok := implicit.MoveProberOf(g); ok && g.MaxMoves() < s.payloadMask {
-		s.probe, s.count = probe, count // the marker is no count
+		// The exits' spool beside the checkpoint, where the solve keeps
+		// its files.
+		dir := ""
+		if opt.Checkpoint != nil {
+			dir = filepath.Dir(opt.Checkpoint.Path)
+		}
+		var err error
+		if s.exits, err = newExitLists(dir, w, implicit.Alternates(eg)); err != nil {
+			return nil, err
+		}
 	}
-	return s
+	s.setWidth(width)
+	if s.exits == nil {
+		if probe, count, ok := implicit.MoveProberOf(g); ok && g.MaxMoves() < s.payloadMask {
+			s.probe, s.count = probe, count // the marker is no count
+		}
+	}
+	return s, nil
 }
 
+// close releases what the solver holds outside memory: the exits' spool.
+func (s *parSolver) close() {
+	if s.exits != nil {
+		s.exits.close()
+	}
+}
+
+// setWidth sets the fields that follow from the lanes' width.
 func (s *parSolver) setWidth(width uint) {
 	s.codeShift = width - 2
 	s.payloadMask = 1<<s.codeShift - 1
+	s.halve, s.deepFrom = 0, noDeep
+	if s.exits != nil {
+		if s.exits.codes.alternate {
+			s.halve = 1
+		}
+		s.deepFrom = s.payloadMask << s.halve
+	}
 }
+
+// noDeep is deepFrom where no depth goes to the deep lane: a game without
+// exits, whose lanes are widened instead.
+const noDeep = ^uint64(0)
 
 func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 	var depth, maxDepth uint64
@@ -226,11 +273,6 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 	// through empty frontiers.
 	lastExit, anyExit := uint64(0), false
 	if s.exits != nil {
-		if resumed {
-			s.recountEvents()
-		} else {
-			s.sumEvents()
-		}
 		lastExit, anyExit = s.exits.lastLevel()
 	}
 	for {
@@ -274,10 +316,6 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 		s.cur, s.next = s.next, s.cur
 		depth++
 	}
-	depths, mask := s.lanes, s.payloadMask
-	if s.exits != nil {
-		depths, mask = s.exits.lanes, s.exits.lanes.Max()
-	}
 	// The frontiers' memory goes before the values' comes: their bit sets
 	// at once, the blocked levels' lists with a collection.
 	s.cur.Release()
@@ -286,9 +324,9 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 		s.blocks = nil
 		runtime.GC()
 	}
-	s.cur, s.next, s.exits = nil, nil, nil
+	s.cur, s.next = nil, nil
 	s.prog.SetPhase("collecting values")
-	return s.result(ctx, maxDepth, depths, mask)
+	return s.result(ctx, maxDepth)
 }
 
 // classify stores every index's code or move count and emits the terminal
@@ -298,7 +336,10 @@ func (s *parSolver) classify(ctx context.Context) error {
 	s.cur.Reset()
 	chunk := parallel.ChunkFor(s.n, s.workers, 4096)
 	if eg, ok := s.g.(ExitGame); ok {
-		return s.classifyExits(ctx, eg, chunk)
+		if err := s.classifyExits(ctx, eg, chunk); err != nil {
+			return err
+		}
+		return s.exits.finish()
 	}
 	if s.probe != nil {
 		return s.classifyProbed(ctx, chunk)
@@ -462,11 +503,13 @@ func (s *parSolver) classifyExits(ctx context.Context, g ExitGame, chunk uint64)
 			var k uint64
 			var exit Exit
 			kind, k, exit, buf = classify(i, buf)
+			if kind == implicit.TerminalWin && s.halve != 0 {
+				return terminalWin(i)
+			}
 			if kind == implicit.Inner && exit.Kind != NoExit {
 				k++
-				if e, ok := s.exits.event(exit); ok {
-					s.exits.store(i, e)
-					s.countEvent(w, e)
+				if e, ok := s.exits.codes.event(exit); ok {
+					s.exits.add(w, i, e)
 				}
 			}
 			if k > s.payloadMask {
@@ -526,11 +569,13 @@ func (s *parSolver) classifyParts(ctx context.Context, g Parted) error {
 			}
 			for x, i := range list {
 				c := found[x]
+				if c.kind == implicit.TerminalWin && s.halve != 0 {
+					return terminalWin(i)
+				}
 				if c.kind == implicit.Inner && c.exit.Kind != NoExit {
 					c.k++
-					if e, ok := s.exits.event(c.exit); ok {
-						s.exits.store(i, e)
-						s.countEvent(w, e)
+					if e, ok := s.exits.codes.event(c.exit); ok {
+						s.exits.add(w, i, e)
 					}
 				}
 				if c.k > s.payloadMask {
@@ -550,6 +595,12 @@ func (s *parSolver) classifyParts(ctx context.Context, g Parted) error {
 	}
 	tallies[0].i += s.n - min(listed, s.n)
 	return s.tallied(tallies, err)
+}
+
+// terminalWin is the error for position i of an Alternating game, a
+// terminal win, which would take a depth of the wrong parity.
+func terminalWin(i uint64) error {
+	return fmt.Errorf("position %d: a terminal win, which a game that says it alternates has none of", i)
 }
 
 // tooManyMoves is the error for position i, whose count k (its moves, and
@@ -669,32 +720,58 @@ func (s *parSolver) flush(w int, depth uint64) {
 }
 
 // storeDepth stores the depth of frontier position t, of value code v, as
-// it is expanded: in its lane, in place of its count, or for an ExitGame
-// in its exits' lane, whose action has no more use once t is resolved (t's
-// own lane keeps its code and count). Other workers may store the depths
-// of other positions of the same words at once.
+// it is expanded: in its lane, in place of its count, shifted right by
+// s.halve; from s.deepFrom on, the lane's payload all ones and the depth
+// less deepFrom in the deep lane. Other workers may store the depths of
+// other positions of the same words at once.
 func (s *parSolver) storeDepth(t, v, depth uint64) {
-	if s.exits != nil {
-		s.exits.store(t, depth)
+	if depth < s.deepFrom {
+		s.lanes.Store(t, v<<s.codeShift|depth>>s.halve)
 		return
 	}
-	s.lanes.Store(t, v<<s.codeShift|depth)
+	s.lanes.Store(t, v<<s.codeShift|s.payloadMask)
+	s.storeDeep(t, depth-s.deepFrom)
+}
+
+// laneDepth returns what a lane's payload p holds as the depth of a
+// resolved position t of value code v: p itself, p halved, or p and the
+// deep lane's (storeDepth).
+func laneDepth(p, v uint64, halve uint, deepFrom uint64, deep bitset.Counters, t uint64) uint64 {
+	if p<<halve >= deepFrom {
+		return deepFrom + deep.Get(t)
+	}
+	return p<<halve | v&uint64(halve) // a win's depth odd where halved
 }
 
 var errTooDeep = errors.New("a depth exceeds 2^30-1 plies, the most the parallel engine stores")
 
-// makeRoom widens the lanes that hold the depths, before level depth,
-// when that depth no longer fits in them.
+// makeRoom makes room for the depths of level depth, before it, where
+// they no longer fit: the lanes widened, or an ExitGame's deep lane made
+// or widened.
 func (s *parSolver) makeRoom(ctx context.Context, depth uint64) error {
 	switch {
-	case s.exits != nil:
-		if depth > s.exits.lanes.Max() {
-			return s.exits.widen(ctx, s.workers)
+	case depth < s.deepFrom:
+		if s.exits == nil && depth > s.payloadMask {
+			return s.widen(ctx)
 		}
-	case depth > s.payloadMask:
-		return s.widen(ctx)
+	case s.deep.Len() == 0:
+		s.setDeep(bitset.NewCounters(s.n, 8))
+	case depth-s.deepFrom > s.deep.Max():
+		if s.deep.Width() == 32 {
+			return errTooDeep
+		}
+		wide, err := widened(ctx, s.workers, s.deep)
+		if err != nil {
+			return err
+		}
+		s.setDeep(wide)
 	}
 	return nil
+}
+
+// setDeep makes c the deep lane.
+func (s *parSolver) setDeep(c bitset.Counters) {
+	s.deep, s.storeDeep = c, storer(c)
 }
 
 // widen moves the lanes to 32 bits when a depth no longer fits in 14.
@@ -719,11 +796,11 @@ func (s *parSolver) widen(ctx context.Context) error {
 	})
 }
 
-// result turns the lanes into a Result: 2-bit values, and the lanes that
-// hold the depths (the bits mask of each: see storeDepth) kept as its
-// depth array.
-func (s *parSolver) result(ctx context.Context, maxDepth uint64, depths bitset.Counters, mask uint64) (*Result, error) {
-	r := &Result{n: s.n, values: s.ws.newValues(s.n), depths: depths, depthMask: mask, maxDepth: maxDepth}
+// result turns the lanes into a Result: 2-bit values, and the lanes (and
+// deep lane) that hold the depths kept as its depth arrays (storeDepth).
+func (s *parSolver) result(ctx context.Context, maxDepth uint64) (*Result, error) {
+	r := &Result{n: s.n, values: s.ws.newValues(s.n), depths: s.lanes, depthMask: s.payloadMask,
+		halve: s.halve, deepFrom: s.deepFrom, deep: s.deep, maxDepth: maxDepth}
 	r.edges = s.edges()
 	vw, lw := r.values.Words(), s.lanes.Words()
 	width := s.lanes.Width()

@@ -246,7 +246,8 @@ func scatterLanes[L uint8 | uint16 | uint32](s *parSolver, lanes []L, w int, lo,
 		}
 	}
 	code := s.codeShift
-	plain := lanes != nil && s.exits == nil // the depth goes to lanes
+	plain := lanes != nil && depth < s.deepFrom // the depth goes to lanes alone
+	half := depth >> s.halve
 	for wi := lo; wi < hi; wi++ {
 		for x := words[wi]; x != 0; x &= x - 1 {
 			t := wi<<6 + uint64(bits.TrailingZeros64(x))
@@ -254,12 +255,11 @@ func scatterLanes[L uint8 | uint16 | uint32](s *parSolver, lanes []L, w int, lo,
 				sp.prefetch(a)
 			}
 			// The payload may hold a count (a win claimed by a pull level
-			// keeps it), which the depth replaces (or, for an ExitGame,
-			// stays: the depth goes to the exits' lane).
+			// keeps it), which the depth replaces (storeDepth).
 			var v uint64
 			if plain {
 				v = uint64(lanes[t]) >> code
-				lanes[t] = L(v<<code | depth)
+				lanes[t] = L(v<<code | half)
 			} else {
 				v = s.lanes.Get(t) >> code
 				s.storeDepth(t, v, depth)

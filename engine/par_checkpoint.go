@@ -12,27 +12,31 @@ import (
 
 // A parallel solve's checkpoint (RETROCK1). At the barrier before level d
 // the whole state is the lanes (each position's code and count or depth),
-// the frontier of level d, and for an ExitGame the exits' lanes.
+// the frontier of level d, and for an ExitGame its deep lane, if it has
+// one, and the lists of its exits' actions not yet read (exitLists.save).
+// Format 1 kept an ExitGame's actions and depths in lanes of their own.
 const (
 	parCheckpointMagic   = "RETROCK1"
-	parCheckpointVersion = 1
+	parCheckpointVersion = 2
 )
 
 // parHeader is what a parallel checkpoint says besides its arrays.
 type parHeader struct {
 	n, depth, maxDepth, edges uint64
-	// The lanes' bits; the exits' (0: no exits), with alternateExits set
-	// where they are coded as an Alternating game's (files of a retro
-	// before that coding never have it).
-	width, exitWidth uint64
+	// The lanes' bits; for an ExitGame, savedExits, with alternateExits
+	// where its actions are coded as an Alternating game's, and its deep
+	// lane's bits (0: none yet); 0 for another game.
+	width, exits uint64
 }
 
-// alternateExits marks a checkpoint's exits' lanes coded as an
-// Alternating game's, in its exitWidth.
-const alternateExits = 1 << 8
+// The flags of parHeader.exits.
+const (
+	alternateExits = 1 << 8
+	savedExits     = 1 << 9
+)
 
 func (h *parHeader) fields() []*uint64 {
-	return []*uint64{&h.n, &h.depth, &h.maxDepth, &h.edges, &h.width, &h.exitWidth}
+	return []*uint64{&h.n, &h.depth, &h.maxDepth, &h.edges, &h.width, &h.exits}
 }
 
 // save writes the solver's state at the barrier before level depth.
@@ -43,9 +47,9 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 		st.edges += s.bufs[i].edges
 	}
 	if s.exits != nil {
-		st.exitWidth = uint64(s.exits.lanes.Width())
-		if s.exits.alternate {
-			st.exitWidth |= alternateExits
+		st.exits = savedExits | uint64(s.deep.Width())
+		if s.exits.codes.alternate {
+			st.exits |= alternateExits
 		}
 	}
 	front := bitset.NewSet(s.n)
@@ -56,7 +60,7 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 			front.Add(p)
 		}
 	}
-	return c.saveLevel(depth, func(w *bufio.Writer) {
+	return c.saveLevel(depth, func(w *bufio.Writer) error {
 		writeHead(w, c, parCheckpointMagic, parCheckpointVersion, st.fields())
 		writeWords(w, s.lanes.Words())
 		writeWords(w, front.Words())
@@ -64,9 +68,11 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 		// front is unreachable: keep it until they are written (a
 		// collection during the write faulted, on a 242M-position tier).
 		runtime.KeepAlive(front)
-		if s.exits != nil {
-			writeWords(w, s.exits.lanes.Words())
+		if s.exits == nil {
+			return nil
 		}
+		writeWords(w, s.deep.Words())
+		return s.exits.save(w)
 	})
 }
 
@@ -77,8 +83,8 @@ func laneWidthOK(saved, start uint64) bool {
 }
 
 // resume loads the state saved in the checkpoint file, if there is one,
-// into the solver: its lanes, the frontier as the current one, the exits'
-// lanes; it returns the level to expand next and the deepest so far. It
+// into the solver: its lanes, the frontier as the current one, the deep
+// lane and the exits' lists; it returns the level to expand next and the deepest so far. It
 // returns errNoCheckpoint if there is no file, and an error naming the
 // problem if the file is of another solve or damaged.
 func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
@@ -90,32 +96,28 @@ func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 	}
 	defer done()
 	fail := func(format string, args ...any) (uint64, uint64, error) { return 0, 0, c.errorf(format, args...) }
-	exitWidth := uint64(0)
+	flags, deepWidth := saved.exits&^0xff, saved.exits&0xff
+	want := uint64(0)
 	if s.exits != nil {
-		exitWidth = uint64(s.exits.lanes.Width())
+		want = savedExits
+		if s.exits.codes.alternate {
+			want |= alternateExits
+		}
 	}
 	// Lanes may have been widened for deeper levels than the solve starts
-	// with: never narrowed. The exits' keep the coding they were saved in
-	// (an older retro's, in a game that now alternates: then as wide as
-	// that coding needs, which may be wider than this solve's start).
-	alternate := saved.exitWidth&alternateExits != 0
-	saved.exitWidth &^= alternateExits
-	if s.exits != nil && alternate != s.exits.alternate {
-		exitWidth = uint64((&exitEvents{alternate: alternate}).width(s.g.(ExitGame).MaxExitDepth()))
-	}
-	if saved.n != s.n || !laneWidthOK(saved.width, uint64(s.lanes.Width())) || !laneWidthOK(saved.exitWidth, exitWidth) ||
-		(exitWidth == 0) != (saved.exitWidth == 0) || alternate && s.exits == nil {
-		return fail("saved for %d positions (lanes of %d bits, exits' of %d), this solve has %d (%d, %d)",
-			saved.n, saved.width, saved.exitWidth, s.n, s.lanes.Width(), exitWidth)
+	// with: never narrowed.
+	if saved.n != s.n || !laneWidthOK(saved.width, uint64(s.lanes.Width())) || flags != want ||
+		deepWidth != 0 && deepWidth != 8 && deepWidth != 16 && deepWidth != 32 {
+		return fail("saved for %d positions (lanes of %d bits, exits %#x), this solve has %d (%d, %#x)",
+			saved.n, saved.width, saved.exits, s.n, s.lanes.Width(), want)
 	}
 	if uint(saved.width) != s.lanes.Width() {
 		s.lanes = bitset.NewCounters(s.n, uint(saved.width))
 		s.ws.keepLanes(s.lanes)
-		s.setWidth(uint(saved.width))
 	}
-	if s.exits != nil && (saved.exitWidth != uint64(s.exits.lanes.Width()) || alternate != s.exits.alternate) {
-		s.exits.alternate = alternate
-		s.exits.setLanes(bitset.NewCounters(s.n, uint(saved.exitWidth)))
+	s.setWidth(uint(saved.width))
+	if deepWidth != 0 {
+		s.setDeep(bitset.NewCounters(s.n, uint(deepWidth)))
 	}
 	front := bitset.NewSet(s.n)
 	err = readWords(r, s.lanes.Words())
@@ -123,10 +125,15 @@ func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 		err = readWords(r, front.Words())
 	}
 	if err == nil && s.exits != nil {
-		err = readWords(r, s.exits.lanes.Words())
+		err = readWords(r, s.deep.Words())
 	}
 	if err != nil {
 		return fail("truncated")
+	}
+	if s.exits != nil {
+		if err := s.exits.restore(r); err != nil {
+			return fail("%v", err)
+		}
 	}
 	if _, err := r.ReadByte(); err != io.EOF {
 		return fail("longer than its solve's state")

@@ -82,21 +82,15 @@ func exitClassifiers(g ExitGame, workers int) []func(uint64, []uint64) (implicit
 	return classifiers
 }
 
-// exitEvents is what a solve of an ExitGame keeps of the exits: for each
-// position whose exits act at some level, that level and the action, in a
-// lane of a packed array (0 for no action, (level+1)<<1 | 0 for a win
-// claim, (level+1)<<1 | 1 for a decrement of its count; for an Alternating
-// game level+1, the action told by the level's parity: a win claim comes
-// from a loss, of even depth, a decrement from a win, of odd depth); and
-// how many actions each level has, so that levels without any skip the
-// scan.
-//
-// Once a position is resolved its action has no more use, and its lane
-// takes its depth instead (parSolver.storeDepth). A depth d is stored as
-// level d is expanded, after the scans of the levels before it, and a
-// scan of level d or later never takes it for an action of its own: d
-// would have to be (level+1)<<1 or one more, or level+1, which is more
-// than d. So the ExitGame's own lanes hold no depths, only counts.
+// exitEvents is what the distributed engine keeps of an ExitGame's exits
+// (the parallel engine keeps lists of them instead: exitLists, which codes
+// its actions as these lanes do): for each position whose exits act at
+// some level, that level and the action, in a lane of a packed array (0
+// for no action, (level+1)<<1 | 0 for a win claim, (level+1)<<1 | 1 for a
+// decrement of its count; for an Alternating game level+1, the action told
+// by the level's parity: a win claim comes from a loss, of even depth, a
+// decrement from a win, of odd depth); and how many actions each level
+// has, so that levels without any skip the scan.
 type exitEvents struct {
 	lanes     bitset.Counters
 	store     func(i, v uint64) // stores lane i, while other workers store others
@@ -143,20 +137,27 @@ func (ev *exitEvents) widen(ctx context.Context, workers int) error {
 	if ev.lanes.Width() == 32 {
 		return errTooDeep
 	}
-	old, n := ev.lanes, ev.lanes.Len()
-	wide := bitset.NewCounters(n, 2*old.Width())
-	err := parallel.For(ctx, workers, n, parallel.ChunkFor(n, workers, 4096), func(_ int, lo, hi uint64) error {
-		for i := lo; i < hi; i++ {
-			wide.Set(i, old.Get(i))
-		}
-		return nil
-	})
+	wide, err := widened(ctx, workers, ev.lanes)
 	ev.setLanes(wide)
 	return err
 }
 
-// exitBytesPerIndex is the memory an ExitGame's events add per index,
-// coded as an Alternating game's where alternate is set.
+// widened returns a copy of c (of 8 or 16 bits) in lanes twice as wide.
+func widened(ctx context.Context, workers int, c bitset.Counters) (bitset.Counters, error) {
+	n := c.Len()
+	wide := bitset.NewCounters(n, 2*c.Width())
+	err := parallel.For(ctx, workers, n, parallel.ChunkFor(n, workers, 4096), func(_ int, lo, hi uint64) error {
+		for i := lo; i < hi; i++ {
+			wide.Set(i, c.Get(i))
+		}
+		return nil
+	})
+	return wide, err
+}
+
+// exitBytesPerIndex is the memory an ExitGame's events add per index in
+// the distributed engine, coded as an Alternating game's where alternate
+// is set.
 func exitBytesPerIndex(g implicit.Game, alternate bool) float64 {
 	eg, ok := g.(ExitGame)
 	if !ok {
@@ -166,16 +167,26 @@ func exitBytesPerIndex(g implicit.Game, alternate bool) float64 {
 	return float64(ev.width(eg.MaxExitDepth()))/8 + chunkMaskBytes
 }
 
+// parExitBytesPerIndex is the memory an ExitGame's depths add per index
+// in the parallel engine, beyond its lanes: a deep lane of 16 bits, the
+// depths past what the lanes hold (its actions are on disk: exitLists).
+func parExitBytesPerIndex(g implicit.Game) float64 {
+	if _, ok := g.(ExitGame); ok {
+		return 2
+	}
+	return 0
+}
+
 // ExitGameBytes bounds the parallel engine's memory for an ExitGame of n
-// positions of at most maxMoves moves each (inside the game): its lanes
-// hold counts only, and its exits' lanes, counted at 16 bits (the depths of
-// the exits and of the game itself up to 65535 plies), hold the depths.
+// positions of at most maxMoves moves each (inside the game): its lanes,
+// which hold its counts and its depths while they fit, and its deep lane
+// counted at 16 bits (the depths past them, up to 65535 plies more).
 func ExitGameBytes(n, maxMoves uint64) uint64 {
 	w, err := countWidth(maxMoves + 1)
 	if err != nil {
 		w = 32
 	}
-	return uint64(float64(n) * (parBytesPerIndex(w) + 2 + chunkMaskBytes))
+	return uint64(float64(n) * (parBytesPerIndex(w) + 2))
 }
 
 // width returns the lane width for actions of levels up to maxLevel.
@@ -347,34 +358,6 @@ func (ev *exitEvents) indexChunks(ctx context.Context, workers int) error {
 	})
 	ev.chunkLevels = levels
 	return err
-}
-
-// countEvent counts exit action e, found by worker w, in its level.
-func (s *parSolver) countEvent(w int, e uint64) {
-	c := &s.bufs[w].levels
-	d := s.exits.level(e)
-	for uint64(len(*c)) <= d {
-		*c = append(*c, 0)
-	}
-	(*c)[d]++
-}
-
-// sumEvents adds up the workers' counts of actions per level.
-func (s *parSolver) sumEvents() {
-	s.exits.atLevel = s.exits.atLevel[:0]
-	for i := range s.bufs {
-		for d, k := range s.bufs[i].levels {
-			s.exits.countLevel(uint64(d), k)
-		}
-		s.bufs[i].levels = s.bufs[i].levels[:0]
-	}
-}
-
-// recountEvents fills ev.atLevel from the exits' lanes of the unresolved
-// positions (a solve resumed from a checkpoint has the lanes but not the
-// counts; a resolved position's lane holds its depth).
-func (s *parSolver) recountEvents() {
-	s.exits.recount(func(i uint64) bool { return s.lanes.Get(i)>>s.codeShift == 0 })
 }
 
 // recount fills atLevel from the lanes of the positions acting tells

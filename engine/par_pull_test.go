@@ -99,7 +99,11 @@ func TestClassifyCounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := newParSolver(g, width, Options{Workers: w})
+			s, err := newParSolver(g, width, Options{Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.close()
 			s.prog = StartProgress(Options{}, s.n)
 			if err := s.classify(context.Background()); err != nil {
 				t.Fatal(err)

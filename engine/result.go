@@ -81,10 +81,15 @@ type Result struct {
 	values    bitset.TwoBits
 	depths    bitset.Counters
 	depthMask uint64 // the bits of a depths lane that hold the depth
-	counts    [4]uint64
-	maxDepth  uint64
-	edges     uint64      // predecessor edges the solve walked
-	lean      *leanDepths // a lean solve's: the depths of some positions only
+	// A parallel solve's lanes hold depths halved, and those from
+	// deepFrom on in deep (laneDepth); the zero values where they do not.
+	halve    uint
+	deepFrom uint64
+	deep     bitset.Counters
+	counts   [4]uint64
+	maxDepth uint64
+	edges    uint64      // predecessor edges the solve walked
+	lean     *leanDepths // a lean solve's: the depths of some positions only
 	// only holds the values of the few positions a summary knows (a
 	// distributed solve's, DistResult.Summary), which has no values array.
 	only map[uint64]Value
@@ -127,7 +132,16 @@ func (r *Result) Depth(i uint64) uint64 {
 		}
 		return d
 	}
-	return r.depths.Get(i) & r.depthMask
+	return r.laneDepth(i, r.depths.Get(i)&r.depthMask)
+}
+
+// laneDepth returns the depth of index i, a win or a loss, whose depths
+// lane holds d.
+func (r *Result) laneDepth(i, d uint64) uint64 {
+	if r.deep.Len() == 0 && r.halve == 0 {
+		return d
+	}
+	return laneDepth(d, uint64(r.Value(i)), r.halve, r.deepFrom, r.deep, i)
 }
 
 // KeepsDepth reports whether Depth knows index i's depth: always, except in
@@ -167,6 +181,8 @@ func (r *Result) LookupRange(lo, hi uint64, vals []Value, depths []uint64) error
 			d := depths[k] & r.depthMask
 			if v-1 >= 2 {
 				d = 0 // a draw's or an illegal index's lane holds no depth
+			} else if r.halve != 0 || r.deep.Len() != 0 {
+				d = laneDepth(d, uint64(v), r.halve, r.deepFrom, r.deep, lo+uint64(k))
 			}
 			vals[k], depths[k] = v, d
 		}
@@ -189,6 +205,15 @@ func (r *Result) LookupRange(lo, hi uint64, vals []Value, depths []uint64) error
 		vals[i-lo] = r.Value(i)
 	}
 	return nil
+}
+
+// Release gives the memory of r's arrays back at once, where dropping r
+// would wait for a collection to unmap them (a tier's solve holds hundreds
+// of megabytes there as its file is read back); r must not be used after.
+func (r *Result) Release() {
+	r.values.Release()
+	r.depths.Release()
+	r.deep.Release()
 }
 
 // Count returns the number of indices with value v.

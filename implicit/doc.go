@@ -43,8 +43,8 @@
 //	                                      levels
 //	InEdger          graph                the parallel engine's blocked  un-moves copied, a call a position,
 //	                                      levels (scatter)               and read from memory when reached
-//	Alternating      chess, morris;       the parallel engine's exits    exits' lanes twice as wide (16 bits
-//	                 tier passes it on    (tiers)                        where children are 127 to 254 deep)
+//	Alternating      chess, morris;       the parallel engine's exits    depths need a lane of their own from
+//	                 tier passes it on    and depths (tiers)             63 plies on, not 126 (8-bit lanes)
 //	RepeatMover      Compact, Reduced     the parallel engine's pull     moves are deduplicated, sorted, for
 //	                                      levels, -reachable             lookups that need no such thing
 //	Symmetric        quixo, teeko         the command (Compact),         every position is solved, not one

@@ -178,9 +178,10 @@ type InEdger interface {
 // tiers' exits lead to, so that every win's depth is odd and every loss's
 // even: Alternates reports it (a tier of a game that is forwards it).
 // The parallel engine then tells an exit's action (a claim of a win, or a
-// count taken back) by its level's parity and keeps its lanes half as
-// wide. It changes nothing else; an engine that finds a depth of the
-// wrong parity panics.
+// count taken back) by its level's parity, and keeps a resolved position's
+// depth halved in its lane (twice as deep before the depths need a lane of
+// their own). It changes nothing else; an engine that finds a depth of the
+// wrong parity panics, and one that finds a TerminalWin fails.
 type Alternating interface {
 	Alternates() bool
 }

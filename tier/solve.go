@@ -378,7 +378,9 @@ func (s *solver) solveTier(ctx context.Context, k, workers int) (resumed bool, e
 	if err != nil {
 		return false, err
 	}
-	if err := writeStore(ctx, path, s.want(k, r.Size()), r, v.classes, opt.Workers); err != nil {
+	err = writeStore(ctx, path, s.want(k, r.Size()), r, v.classes, opt.Workers)
+	r.Release()
+	if err != nil {
 		return false, err
 	}
 	os.Remove(opt.Checkpoint.Path)
