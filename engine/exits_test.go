@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -100,6 +101,41 @@ func TestScanChunks(t *testing.T) {
 	}
 }
 
+// exitOracle solves exit game g with the sequential engine as an explicit
+// graph: g's moves, each exit a move to the vertex of its depth in a chain
+// (the chain's vertex k, with one move to vertex k-1, is a loss at depth k
+// where k is even, a win where it is odd: as the exits of an Alternating
+// game reach them), and each illegal vertex a draw (its one move to
+// itself). Its first g.Size() vertices are g's.
+func exitOracle(t *testing.T, g ExitGame) *Result {
+	n, maxD := g.Size(), g.MaxExitDepth()
+	var src, dst []uint32
+	edge := func(u, v uint64) { src, dst = append(src, uint32(u)), append(dst, uint32(v)) }
+	for k := uint64(1); k <= maxD; k++ {
+		edge(n+k, n+k-1)
+	}
+	var buf []uint64
+	for s := range n {
+		kind, _, exit, _ := g.ClassifyExits(s, nil)
+		if kind == implicit.Illegal {
+			edge(s, s)
+			continue
+		}
+		buf = g.Moves(s, buf[:0])
+		for _, m := range buf {
+			edge(s, m)
+		}
+		if exit.Kind == ExitToLoss || exit.Kind == ExitToWins {
+			edge(s, n+exit.Depth)
+		}
+	}
+	r, err := Sequential(context.Background(), graph.FromEdges(n+maxD+1, src, dst), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // drawExits is exitGraph with another fifth of its vertices' exits
 // reaching a draw; with bounded, the count of a vertex whose exits make it
 // never a loss (a loss or a draw reached) is the game's MaxMoves, as a
@@ -187,8 +223,26 @@ func (g parityExits) Alternates() bool     { return g.alternates }
 // goes on from it, and the other coding's checkpoint is refused; an exit
 // of the wrong parity panics.
 func TestAlternatingExits(t *testing.T) {
+	for _, share := range []uint64{16, 1, 1 << 62} {
+		t.Run(fmt.Sprintf("deep list share %d", share), func(t *testing.T) {
+			defer func(old uint64) { deepListShare = old }(deepListShare)
+			deepListShare = share
+			seeds := uint64(4)
+			if share != 16 {
+				seeds = 2
+			}
+			testAlternatingExits(t, seeds)
+		})
+	}
+}
+
+// testAlternatingExits is TestAlternatingExits on the given number of
+// graphs. The deep depths are a list first (deepListShare 1: a list until
+// the end), a lane from the first deep level on (1<<62), or a list that
+// becomes a lane (16).
+func testAlternatingExits(t *testing.T, seeds uint64) {
 	ctx := context.Background()
-	for seed := range uint64(4) {
+	for seed := range seeds {
 		g := graph.Random(3000, 5000+seed*500, seed)
 		plain, alt := parityExits{exitGraph{Graph: g}, false}, parityExits{exitGraph{Graph: g}, true}
 		if w, err := parLaneWidth(alt); err != nil || w != 8 {
@@ -197,6 +251,16 @@ func TestAlternatingExits(t *testing.T) {
 		want, err := Parallel(ctx, plain, Options{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
+		}
+		oracle := exitOracle(t, plain)
+		for i := range g.Size() {
+			if want.Value(i) != Illegal && (want.Value(i) != oracle.Value(i) || want.Depth(i) != oracle.Depth(i)) {
+				t.Fatalf("graph %d: index %d is %v %d, the sequential engine's explicit graph says %v %d",
+					seed, i, want.Value(i), want.Depth(i), oracle.Value(i), oracle.Depth(i))
+			}
+		}
+		if d := want.deep; d == nil || deepListShare == 1 && (d.dense() || len(d.list) == 0) || deepListShare > g.Size() && !d.dense() {
+			t.Fatalf("graph %d, deep list share %d: the deep depths not kept the way the share asks", seed, deepListShare)
 		}
 		for _, opt := range []Options{{Workers: 1}, {Workers: 3}, {Workers: 3, Direction: PullOnly}, {Workers: 2, BlockBytes: 1}} {
 			got, err := Parallel(ctx, alt, opt)

@@ -111,11 +111,10 @@ type parSolver struct {
 	// (1 for an ExitGame that alternates: its wins' depths are odd, its
 	// losses' even), up to deepFrom; from deepFrom on (an ExitGame's,
 	// whose lanes are never widened) the payload is all ones and deep
-	// holds the depth less deepFrom. See storeDepth.
+	// holds the depth. See storeDepth.
 	halve     uint
 	deepFrom  uint64
-	deep      bitset.Counters
-	storeDeep func(i, v uint64)
+	deep      *deepDepths
 	cur, next *parallel.Frontier
 	bufs      []workerBuf
 	ws        *Workspace // nil, or where the arrays come from and go back to
@@ -227,6 +226,7 @@ func (s *parSolver) setWidth(width uint) {
 			s.halve = 1
 		}
 		s.deepFrom = s.payloadMask << s.halve
+		s.deep = newDeepDepths(s.n, s.deepFrom)
 	}
 }
 
@@ -293,7 +293,7 @@ func (s *parSolver) solve(ctx context.Context) (*Result, error) {
 			}
 		}
 		s.prog.Level(depth, count)
-		if err := s.makeRoom(ctx, depth); err != nil {
+		if err := s.makeRoom(ctx, depth, count); err != nil {
 			return nil, err
 		}
 		s.next.Reset()
@@ -722,56 +722,43 @@ func (s *parSolver) flush(w int, depth uint64) {
 // storeDepth stores the depth of frontier position t, of value code v, as
 // it is expanded: in its lane, in place of its count, shifted right by
 // s.halve; from s.deepFrom on, the lane's payload all ones and the depth
-// less deepFrom in the deep lane. Other workers may store the depths of
-// other positions of the same words at once.
+// in s.deep (its list has it already, from the frontier; its lane, once
+// it has one, takes it here). Other workers may store the depths of other
+// positions of the same words at once.
 func (s *parSolver) storeDepth(t, v, depth uint64) {
 	if depth < s.deepFrom {
 		s.lanes.Store(t, v<<s.codeShift|depth>>s.halve)
 		return
 	}
 	s.lanes.Store(t, v<<s.codeShift|s.payloadMask)
-	s.storeDeep(t, depth-s.deepFrom)
+	if s.deep.store != nil {
+		s.deep.store(t, depth-s.deepFrom)
+	}
 }
 
 // laneDepth returns what a lane's payload p holds as the depth of a
-// resolved position t of value code v: p itself, p halved, or p and the
-// deep lane's (storeDepth).
-func laneDepth(p, v uint64, halve uint, deepFrom uint64, deep bitset.Counters, t uint64) uint64 {
-	if p<<halve >= deepFrom {
-		return deepFrom + deep.Get(t)
+// resolved position t of value code v: p itself, p halved, or for a
+// payload of all ones deep's (storeDepth); deep is done.
+func laneDepth(p, v uint64, halve uint, deep *deepDepths, t uint64) uint64 {
+	if deep != nil && p<<halve >= deep.from {
+		return deep.get(t)
 	}
 	return p<<halve | v&uint64(halve) // a win's depth odd where halved
 }
 
 var errTooDeep = errors.New("a depth exceeds 2^30-1 plies, the most the parallel engine stores")
 
-// makeRoom makes room for the depths of level depth, before it, where
-// they no longer fit: the lanes widened, or an ExitGame's deep lane made
-// or widened.
-func (s *parSolver) makeRoom(ctx context.Context, depth uint64) error {
-	switch {
-	case depth < s.deepFrom:
-		if s.exits == nil && depth > s.payloadMask {
-			return s.widen(ctx)
-		}
-	case s.deep.Len() == 0:
-		s.setDeep(bitset.NewCounters(s.n, 8))
-	case depth-s.deepFrom > s.deep.Max():
-		if s.deep.Width() == 32 {
-			return errTooDeep
-		}
-		wide, err := widened(ctx, s.workers, s.deep)
-		if err != nil {
-			return err
-		}
-		s.setDeep(wide)
+// makeRoom makes room for the depths of level depth, whose frontier holds
+// count positions, before it is expanded, where they no longer fit in the
+// lanes: the lanes widened, or an ExitGame's deep depths told of it.
+func (s *parSolver) makeRoom(ctx context.Context, depth, count uint64) error {
+	if depth >= s.deepFrom {
+		return s.deep.level(ctx, s.workers, s.cur, count, depth)
+	}
+	if s.exits == nil && depth > s.payloadMask {
+		return s.widen(ctx)
 	}
 	return nil
-}
-
-// setDeep makes c the deep lane.
-func (s *parSolver) setDeep(c bitset.Counters) {
-	s.deep, s.storeDeep = c, storer(c)
 }
 
 // widen moves the lanes to 32 bits when a depth no longer fits in 14.
@@ -799,8 +786,11 @@ func (s *parSolver) widen(ctx context.Context) error {
 // result turns the lanes into a Result: 2-bit values, and the lanes (and
 // deep lane) that hold the depths kept as its depth arrays (storeDepth).
 func (s *parSolver) result(ctx context.Context, maxDepth uint64) (*Result, error) {
+	if s.deep != nil {
+		s.deep.done()
+	}
 	r := &Result{n: s.n, values: s.ws.newValues(s.n), depths: s.lanes, depthMask: s.payloadMask,
-		halve: s.halve, deepFrom: s.deepFrom, deep: s.deep, maxDepth: maxDepth}
+		halve: s.halve, deep: s.deep, maxDepth: maxDepth}
 	r.edges = s.edges()
 	vw, lw := r.values.Words(), s.lanes.Words()
 	width := s.lanes.Width()

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"io"
 	"math/bits"
 	"runtime"
@@ -47,7 +49,7 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 		st.edges += s.bufs[i].edges
 	}
 	if s.exits != nil {
-		st.exits = savedExits | uint64(s.deep.Width())
+		st.exits = savedExits | uint64(s.deep.lane.Width())
 		if s.exits.codes.alternate {
 			st.exits |= alternateExits
 		}
@@ -71,7 +73,9 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 		if s.exits == nil {
 			return nil
 		}
-		writeWords(w, s.deep.Words())
+		writeWords(w, s.deep.lane.Words())
+		writeWords(w, []uint64{uint64(len(s.deep.list))})
+		writeWords(w, s.deep.list)
 		return s.exits.save(w)
 	})
 }
@@ -80,6 +84,23 @@ func (s *parSolver) save(depth, maxDepth uint64) error {
 // of a solve that starts with lanes of width start: as wide or wider.
 func laneWidthOK(saved, start uint64) bool {
 	return saved == start || saved > start && (saved == 16 || saved == 32)
+}
+
+// resumeDeep reads the deep depths' lane, if the checkpoint has one, and
+// list.
+func (s *parSolver) resumeDeep(r io.Reader) error {
+	var k [1]uint64
+	if readWords(r, s.deep.lane.Words()) != nil || readWords(r, k[:]) != nil {
+		return errors.New("truncated")
+	}
+	if k[0] > s.n/deepListShare {
+		return fmt.Errorf("%d deep positions listed, more than a list holds", k[0])
+	}
+	s.deep.list = make([]uint64, k[0])
+	if readWords(r, s.deep.list) != nil {
+		return errors.New("truncated")
+	}
+	return nil
 }
 
 // resume loads the state saved in the checkpoint file, if there is one,
@@ -117,18 +138,21 @@ func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 	}
 	s.setWidth(uint(saved.width))
 	if deepWidth != 0 {
-		s.setDeep(bitset.NewCounters(s.n, uint(deepWidth)))
+		s.deep.setLane(bitset.NewCounters(s.n, uint(deepWidth)))
 	}
 	front := bitset.NewSet(s.n)
 	err = readWords(r, s.lanes.Words())
 	if err == nil {
 		err = readWords(r, front.Words())
 	}
+	if err != nil {
+		err = errors.New("truncated")
+	}
 	if err == nil && s.exits != nil {
-		err = readWords(r, s.deep.Words())
+		err = s.resumeDeep(r)
 	}
 	if err != nil {
-		return fail("truncated")
+		return fail("%v", err)
 	}
 	if s.exits != nil {
 		if err := s.exits.restore(r); err != nil {

@@ -81,11 +81,10 @@ type Result struct {
 	values    bitset.TwoBits
 	depths    bitset.Counters
 	depthMask uint64 // the bits of a depths lane that hold the depth
-	// A parallel solve's lanes hold depths halved, and those from
-	// deepFrom on in deep (laneDepth); the zero values where they do not.
+	// A parallel solve's lanes hold depths halved, and deep holds those
+	// they do not (laneDepth); 0 and nil where they do not.
 	halve    uint
-	deepFrom uint64
-	deep     bitset.Counters
+	deep     *deepDepths
 	counts   [4]uint64
 	maxDepth uint64
 	edges    uint64      // predecessor edges the solve walked
@@ -138,10 +137,10 @@ func (r *Result) Depth(i uint64) uint64 {
 // laneDepth returns the depth of index i, a win or a loss, whose depths
 // lane holds d.
 func (r *Result) laneDepth(i, d uint64) uint64 {
-	if r.deep.Len() == 0 && r.halve == 0 {
+	if r.deep == nil && r.halve == 0 {
 		return d
 	}
-	return laneDepth(d, uint64(r.Value(i)), r.halve, r.deepFrom, r.deep, i)
+	return laneDepth(d, uint64(r.Value(i)), r.halve, r.deep, i)
 }
 
 // KeepsDepth reports whether Depth knows index i's depth: always, except in
@@ -176,13 +175,25 @@ func (r *Result) LookupRange(lo, hi uint64, vals []Value, depths []uint64) error
 		// index of a tier this way, twice, as it writes the tier.
 		depths = depths[:hi-lo]
 		r.depths.Read(lo, depths)
+		next := -1 // the deep list's next entry, once one is looked for
 		for k := range depths {
 			v := Value(r.values.Get(lo + uint64(k)))
 			d := depths[k] & r.depthMask
-			if v-1 >= 2 {
+			switch {
+			case v-1 >= 2:
 				d = 0 // a draw's or an illegal index's lane holds no depth
-			} else if r.halve != 0 || r.deep.Len() != 0 {
-				d = laneDepth(d, uint64(v), r.halve, r.deepFrom, r.deep, lo+uint64(k))
+			case r.deep != nil && d<<r.halve >= r.deep.from && !r.deep.dense():
+				// The list's entries in order, as the indices come.
+				t := lo + uint64(k)
+				if next < 0 {
+					next = r.deep.seek(t)
+				}
+				for r.deep.list[next]>>deepRelBits < t {
+					next++
+				}
+				d = r.deep.from + r.deep.list[next]&(1<<deepRelBits-1)
+			case r.halve != 0 || r.deep != nil:
+				d = laneDepth(d, uint64(v), r.halve, r.deep, lo+uint64(k))
 			}
 			vals[k], depths[k] = v, d
 		}
@@ -213,7 +224,9 @@ func (r *Result) LookupRange(lo, hi uint64, vals []Value, depths []uint64) error
 func (r *Result) Release() {
 	r.values.Release()
 	r.depths.Release()
-	r.deep.Release()
+	if r.deep != nil {
+		r.deep.release()
+	}
 }
 
 // Count returns the number of indices with value v.
