@@ -68,7 +68,7 @@ func TestScanChunks(t *testing.T) {
 					}
 				}
 			}
-			var want, got []uint64
+			var want []uint64
 			for i := range n {
 				switch e := ev.lanes.Get(i); {
 				case c.alternate && e == depth+1:
@@ -77,20 +77,7 @@ func TestScanChunks(t *testing.T) {
 					want = append(want, i<<1|e&1)
 				}
 			}
-			var mu sync.Mutex
-			err := ev.scan(ctx, 3, depth, func(_ int, p uint64, decrement bool) {
-				mu.Lock()
-				defer mu.Unlock()
-				k := p << 1
-				if decrement {
-					k |= 1
-				}
-				got = append(got, k)
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			slices.Sort(got)
+			got := scanned(t, func(act func(int, uint64, bool)) error { return ev.scan(ctx, 3, depth, act) })
 			if !slices.Equal(got, want) {
 				t.Fatalf("width %d, alternate %v, level %d: scan found %d actions, want %d", width, c.alternate, depth, len(got), len(want))
 			}
@@ -134,6 +121,28 @@ func exitOracle(t *testing.T, g ExitGame) *Result {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// scanned returns the actions that scan calls its act with, on any
+// number of workers, each as its position shifted left by one and its
+// kind (1 for a decrement), sorted.
+func scanned(t *testing.T, scan func(act func(w int, p uint64, decrement bool)) error) []uint64 {
+	var got []uint64
+	var mu sync.Mutex
+	err := scan(func(_ int, p uint64, decrement bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		k := p << 1
+		if decrement {
+			k |= 1
+		}
+		got = append(got, k)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	return got
 }
 
 // drawExits is exitGraph with another fifth of its vertices' exits
@@ -381,21 +390,7 @@ func TestExitLists(t *testing.T) {
 					t.Fatalf("alternate %v: restored: %v", alternate, err)
 				}
 			}
-			var got []uint64
-			var mu sync.Mutex
-			err := l.scan(ctx, workers, d, func(_ int, p uint64, decrement bool) {
-				mu.Lock()
-				defer mu.Unlock()
-				k := p << 1
-				if decrement {
-					k |= 1
-				}
-				got = append(got, k)
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			slices.Sort(got)
+			got := scanned(t, func(act func(int, uint64, bool)) error { return l.scan(ctx, workers, d, act) })
 			slices.Sort(want[d])
 			if !slices.Equal(got, want[d]) {
 				t.Fatalf("alternate %v, level %d: %d actions read, %d added", alternate, d, len(got), len(want[d]))

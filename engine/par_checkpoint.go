@@ -14,8 +14,9 @@ import (
 
 // A parallel solve's checkpoint (RETROCK1). At the barrier before level d
 // the whole state is the lanes (each position's code and count or depth),
-// the frontier of level d, and for an ExitGame its deep lane, if it has
-// one, and the lists of its exits' actions not yet read (exitLists.save).
+// the frontier of level d, and for an ExitGame the depths its lanes do
+// not hold (deepDepths: a lane, if it has one, and a list) and the lists
+// of its exits' actions not yet read (exitLists.save).
 // Format 1 kept an ExitGame's actions and depths in lanes of their own.
 const (
 	parCheckpointMagic   = "RETROCK1"
@@ -86,8 +87,8 @@ func laneWidthOK(saved, start uint64) bool {
 	return saved == start || saved > start && (saved == 16 || saved == 32)
 }
 
-// resumeDeep reads the deep depths' lane, if the checkpoint has one, and
-// list.
+// resumeDeep reads the deep depths: their lane, if the checkpoint has
+// one, and their list.
 func (s *parSolver) resumeDeep(r io.Reader) error {
 	var k [1]uint64
 	if readWords(r, s.deep.lane.Words()) != nil || readWords(r, k[:]) != nil {
@@ -105,8 +106,8 @@ func (s *parSolver) resumeDeep(r io.Reader) error {
 
 // resume loads the state saved in the checkpoint file, if there is one,
 // into the solver: its lanes, the frontier as the current one, the deep
-// lane and the exits' lists; it returns the level to expand next and the deepest so far. It
-// returns errNoCheckpoint if there is no file, and an error naming the
+// depths and the exits' lists; it returns the level to expand next and
+// the deepest so far. It returns errNoCheckpoint if there is no file, and an error naming the
 // problem if the file is of another solve or damaged.
 func (s *parSolver) resume() (depth, maxDepth uint64, err error) {
 	c := s.ckpt

@@ -174,18 +174,12 @@ func (l *exitLists) lastLevel() (uint64, bool) {
 	return 0, false
 }
 
-// levelCodes returns the codes of level depth's actions: a win claim's and
-// a decrement's, the same one in an Alternating game, whose level's parity
-// tells the kind.
-func (l *exitLists) levelCodes(depth uint64) (claim, decrement uint64) {
-	return l.codes.code(depth, false), l.codes.code(depth, true)
-}
-
 // scan calls act, on the given number of workers (w: the worker's number),
 // for each position whose exits act at level depth: a decrement, or a win
-// claim; then forgets the level's lists.
+// claim; then forgets the level's lists. An Alternating game has one list
+// a level, its kind told by the level's parity.
 func (l *exitLists) scan(ctx context.Context, workers int, depth uint64, act func(w int, p uint64, decrement bool)) error {
-	claim, decrement := l.levelCodes(depth)
+	claim, decrement := l.codes.code(depth, false), l.codes.code(depth, true)
 	type job struct {
 		spoolSegment
 		decrement bool
@@ -216,7 +210,7 @@ func (l *exitLists) scan(ctx context.Context, workers int, depth uint64, act fun
 		for len(b) > 0 {
 			z, k := binary.Uvarint(b)
 			if k <= 0 {
-				return fmt.Errorf("the exits' spool: a damaged spoolSegment at byte %d", jobs[j].off)
+				return fmt.Errorf("the exits' spool: a damaged segment at byte %d", jobs[j].off)
 			}
 			b = b[k:]
 			p += uint64(int64(z>>1) ^ -int64(z&1))
@@ -228,7 +222,7 @@ func (l *exitLists) scan(ctx context.Context, workers int, depth uint64, act fun
 
 // save writes, for a checkpoint, the counts of actions per level and the
 // lists not yet read: for each action, in the order of their codes, its
-// code, its number of segments and each spoolSegment's length and bytes; a 0
+// code, its number of segments and each segment's length and bytes; a 0
 // ends them (no action's code is 0).
 func (l *exitLists) save(w *bufio.Writer) error {
 	writeWords(w, []uint64{uint64(len(l.atLevel))})
@@ -290,7 +284,7 @@ func (l *exitLists) restore(r *bufio.Reader) error {
 				return err
 			}
 			if n == 0 || n > segmentBytes {
-				return fmt.Errorf("an exits' spoolSegment of %d bytes", n)
+				return fmt.Errorf("an exits' segment of %d bytes", n)
 			}
 			if _, err := io.ReadFull(r, b[:n]); err != nil {
 				return errors.New("truncated")
