@@ -25,7 +25,7 @@ func OnePassBytes(n uint64, parted bool) uint64 {
 // stone from a hand): each position's value and depth follow from its
 // exits alone, in one parallel pass, and the Result's values and depths
 // are its only arrays (2.25 or 4.25 bytes a position, where Parallel keeps
-// counters, the exits' lanes and frontiers besides, and walks every
+// counters and frontiers besides, its exits' actions on disk, and walks every
 // position's un-moves). A position with a move inside is an error: the
 // game was wrong to say it has none.
 func OnePass(ctx context.Context, g ExitGame, opt Options) (*Result, error) {

@@ -24,7 +24,7 @@ import (
 // read once, as it was written, and the solve's memory is its lanes and
 // frontiers whatever the number of actions. KQRvKR's 242 million indices
 // have 48 million actions, 53.5 MB of lists; they took a byte each of
-// a lane of their own before (the solve's peak 583 MB then, 347 MB now).
+// a lane of their own before (the solve's peak 569 MiB then, 339 MiB now).
 //
 // A list is cut into segments of at most segmentBytes, each read on its
 // own by one worker: the differences between consecutive positions,

@@ -11,7 +11,7 @@ import (
 )
 
 // Plan is a tiered solve's memory estimate: the peak of each tier's solve
-// (the engine's arrays for its entries, the exits' lanes, a symmetric
+// (the engine's arrays for its entries, its depths past its lanes, a symmetric
 // tier's class bits and positions, and the codes of its children, read
 // all over, or the part its moves reach where the game says which:
 // implicit.ChildReacher), and the largest, where small tiers solved side
