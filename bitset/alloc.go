@@ -13,3 +13,16 @@ const HugePage = 2 << 20
 // mapping owns memory allocated outside the Go heap; the arrays keep a
 // pointer to it, and the memory is released once no array refers to it.
 type mapping struct{ _ byte }
+
+// zeroRelease zeroes words, part of an array allocWords made with mem:
+// where it is mapped, by giving their whole pages back to the system
+// (release: they read as zero and take no memory until written again),
+// and clearing only the words around them.
+func zeroRelease(words []uint64, mem *mapping) {
+	a, b := 0, 0
+	if mem != nil {
+		a, b = release(words)
+	}
+	clear(words[:a])
+	clear(words[b:])
+}

@@ -44,18 +44,22 @@ func MapHuge(size uint64) ([]byte, func() error) {
 
 // release gives the whole pages of words, part of an array allocWords
 // mapped, back to the system: they read as zero afterwards, and take no
-// memory until written again.
-func release(words []uint64) {
+// memory until written again. It returns the words [a, b) it gave back
+// (a == b: none, the pages too few or the advice refused).
+func release(words []uint64) (a, b int) {
 	const page = 4096
 	if len(words) == 0 {
-		return
+		return 0, 0
 	}
 	start := uintptr(unsafe.Pointer(&words[0]))
 	end := start + uintptr(len(words))*8
 	lo, hi := (start+page-1)&^(page-1), end&^(page-1)
 	if hi <= lo {
-		return
+		return 0, 0
 	}
-	b := unsafe.Slice((*byte)(unsafe.Pointer(&words[(lo-start)/8])), hi-lo)
-	syscall.Madvise(b, syscall.MADV_DONTNEED) // only advice: on failure the pages stay
+	a, b = int((lo-start)/8), int((hi-start)/8)
+	if syscall.Madvise(unsafe.Slice((*byte)(unsafe.Pointer(&words[a])), hi-lo), syscall.MADV_DONTNEED) != nil {
+		return 0, 0 // only advice: the pages stay
+	}
+	return a, b
 }

@@ -65,12 +65,7 @@ func (c Counters) Resized(n uint64, width uint) (Counters, bool) {
 
 // Release zeroes c and gives the whole pages of its words back to the
 // system where it maps them apart from the Go heap, as Set.Release does.
-func (c Counters) Release() {
-	clear(c.words)
-	if c.mem != nil {
-		release(c.words)
-	}
-}
+func (c Counters) Release() { zeroRelease(c.words, c.mem) }
 
 // Words returns the backing words: counter i is bits width*(i%lanes) and up
 // of word i/lanes, lanes = 64/width. They stay valid while c (or a copy) is

@@ -63,10 +63,7 @@ func (p Nibbles) LowPairs() TwoBits {
 		}
 		p.words[j] = lo | hi<<32
 	}
-	clear(p.words[need:])
-	if p.mem != nil {
-		release(p.words[need:])
-	}
+	zeroRelease(p.words[need:], p.mem)
 	return TwoBits{words: p.words[:need], mem: p.mem}
 }
 

@@ -92,3 +92,23 @@ func TestCountersAndTwoBitsReleaseGiveBack(t *testing.T) {
 		t.Fatal("a released array does not read as zero")
 	}
 }
+
+// TestReleaseZeroesAroundPages checks that Release zeroes every word of a
+// mapped array, the words past its last whole page too (zeroRelease clears
+// them; the pages before, it gives back).
+func TestReleaseZeroesAroundPages(t *testing.T) {
+	c := NewCounters(1<<24+1000, 8) // 16 MiB and a part of a page
+	if c.mem == nil {
+		t.Skip("the counters were not mapped")
+	}
+	words := c.Words()
+	for j := range words {
+		words[j] = ^uint64(0)
+	}
+	c.Release()
+	for j, x := range words {
+		if x != 0 {
+			t.Fatalf("word %d of %d is %#x after Release", j, len(words), x)
+		}
+	}
+}

@@ -35,12 +35,7 @@ func (s Set) Resized(n uint64) (Set, bool) {
 // until the set is written again. A solve that is done with a large set
 // but keeps it for the next (a Workspace's) frees its memory at once,
 // where dropping it would wait for a collection.
-func (s Set) Release() {
-	clear(s.words)
-	if s.mem != nil {
-		release(s.words)
-	}
-}
+func (s Set) Release() { zeroRelease(s.words, s.mem) }
 
 // Words returns the set's backing words; bit i of the set is bit i%64 of word
 // i/64. They stay valid while s (or a copy) is reachable.

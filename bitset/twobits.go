@@ -17,12 +17,7 @@ func NewTwoBits(n uint64) TwoBits {
 
 // Release zeroes p and gives the whole pages of its words back to the
 // system where it maps them apart from the Go heap, as Set.Release does.
-func (p TwoBits) Release() {
-	clear(p.words)
-	if p.mem != nil {
-		release(p.words)
-	}
-}
+func (p TwoBits) Release() { zeroRelease(p.words, p.mem) }
 
 // Resized returns n zero values that share p's storage, and whether p had
 // room for them; p must no longer be used.
