@@ -49,8 +49,10 @@ type ExitGame interface {
 	// decide that s is never a loss (ExitToLoss, ExitToDraw), its count is
 	// never read down to zero, and any number from the count up to
 	// MaxMoves() may stand for it (spared counting), unless the game has
-	// no moves inside (OnePass). buf is scratch space for moves, returned
-	// (perhaps grown) for the next call.
+	// no moves inside (OnePass); where none of s's moves, inside or exits,
+	// reaches a win, any number from 1 to MaxMoves() may stand for a count
+	// that is not 0 (implicit.LossBounder). buf is scratch space for
+	// moves, returned (perhaps grown) for the next call.
 	ClassifyExits(s uint64, buf []uint64) (implicit.Kind, uint64, Exit, []uint64)
 	// MaxExitDepth bounds the Depth of every Exit.
 	MaxExitDepth() uint64

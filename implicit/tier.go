@@ -201,13 +201,33 @@ type TierMoveRunner interface {
 // positions apart, where its tiers' bounds differ from MaxMoves, the
 // whole game's: a tiered solve sizes a tier's counters by its own (a
 // chess endgame's moves, by its pieces: KQRvKR's 49 fit a byte with a
-// value code, where the 89 of three queens need two).
+// value code, where the 89 of three queens would need two but for
+// LossBounder).
 //
 // TierMaxMoves(k) must bound len(Moves(s)) for every position s of tier
 // k, and be at most MaxMoves.
 type TierMoveBounder interface {
 	Tiered
 	TierMaxMoves(k int) uint64
+}
+
+// LossBounder is a TierMoveBounder some of whose positions are never
+// lost, whatever is played: no move of theirs reaches a position that its
+// side to move wins (a chess position whose opponent has a king alone,
+// which never gives check). A tiered solve never takes their counts of
+// moves down to zero, so it keeps any of them above TierMaxLosableMoves
+// at that bound, and sizes a tier's counters by the positions that may be
+// lost: KQQQvK's White has up to 89 moves and never loses, Black 8, and
+// its counters take a byte where they took two.
+//
+// TierMaxLosableMoves(k) must bound len(Moves(s)) for every position s of
+// tier k for which Losable(s), and be at least 1 and at most
+// TierMaxMoves(k). Losable(s) may be false only where no move of s
+// reaches a position won by its side to move.
+type LossBounder interface {
+	TierMoveBounder
+	TierMaxLosableMoves(k int) uint64
+	Losable(s uint64) bool
 }
 
 // ChildReacher is a Tiered game whose tiers' moves reach part of a child

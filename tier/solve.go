@@ -425,6 +425,7 @@ func (s *solver) finished(k int) bool {
 func (s *solver) newView(k int) (*view, error) {
 	t := s.tiers[k]
 	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End, maxMoves: maxMoves(s.g, k)}
+	v.lb, _ = s.g.(implicit.LossBounder)
 	v.cm, _ = s.sym.(implicit.CanonicalMover)
 	v.tu, _ = s.g.(implicit.TierUnmover)
 	if s.sym == nil {
@@ -462,9 +463,14 @@ func (s *solver) newView(k int) (*view, error) {
 	return v, nil
 }
 
-// maxMoves bounds the moves of the positions of g's tier k: its own
-// bound, where g gives one (implicit.TierMoveBounder).
+// maxMoves bounds the counts of moves of the positions of g's tier k: its
+// own bound, where g gives one (implicit.TierMoveBounder), or that of the
+// positions that may be lost (implicit.LossBounder: view.bounded keeps the
+// others' at it).
 func maxMoves(g implicit.Game, k int) uint64 {
+	if b, ok := g.(implicit.LossBounder); ok {
+		return b.TierMaxLosableMoves(k)
+	}
 	if b, ok := g.(implicit.TierMoveBounder); ok {
 		return b.TierMaxMoves(k)
 	}

@@ -266,6 +266,37 @@ func (g *Game) TierMaxMoves(k int) uint64 {
 	return min(most, g.MaxMoves())
 }
 
+// TierMaxLosableMoves bounds the moves of tier k's positions that may be
+// lost (implicit.LossBounder): those of a side whose opponent has more
+// than a king. KQQQvK's 89 moves of White, who never loses there, need
+// two bytes a count; Black's 8 one.
+func (g *Game) TierMaxLosableMoves(k int) uint64 {
+	m := sort.Search(len(g.mats), func(m int) bool { return g.mats[m].tier > k }) - 1
+	pieces := g.mats[m].e.Material().Pieces
+	most := uint64(1)
+	for c, side := range pieces {
+		if len(pieces[1-c]) == 1 {
+			continue // the opponent has a king alone: this side never loses
+		}
+		var n uint64
+		for _, kind := range side {
+			n += mobility[kind]
+		}
+		most = max(most, n)
+	}
+	return min(most, g.MaxMoves())
+}
+
+// Losable reports whether position s may be lost: whether its opponent
+// has more than a king (a lone king never gives check, so never mates;
+// implicit.LossBounder).
+func (g *Game) Losable(s uint64) bool {
+	var p Position
+	k, i := g.locate(s)
+	g.mats[k].e.decodeInto(i, &p)
+	return len(g.mats[k].e.m.Pieces[p.Turn.Other()]) > 1
+}
+
 // Root returns the material the game was made for.
 func (g *Game) Root() Material { return g.mats[0].e.Material() }
 

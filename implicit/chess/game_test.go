@@ -389,3 +389,48 @@ func TestRepeats(t *testing.T) {
 		}
 	}
 }
+
+// TestLossBounder checks implicit.LossBounder's promise on every legal
+// position of KQvK's game (and KPvK's and KRvKP's in the long run),
+// solved by the sequential engine: one that Losable calls never lost is
+// no loss and none of its moves reaches a win; and TierMaxLosableMoves
+// bounds the moves of the others.
+func TestLossBounder(t *testing.T) {
+	sigs := []string{"KQvK"}
+	if testsize.Long() {
+		sigs = append(sigs, "KPvK", "KRvKP")
+	}
+	for _, sig := range sigs {
+		g, _ := testGame(t, sig)
+		r, err := engine.Sequential(context.Background(), g, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		never := 0
+		var buf []uint64
+		for s := range g.Size() {
+			if g.Classify(s) == implicit.Illegal {
+				continue
+			}
+			buf = g.Moves(s, buf[:0])
+			if g.Losable(s) {
+				if k := implicit.TierOf(g.Tiers(), s); uint64(len(buf)) > g.TierMaxLosableMoves(k) {
+					t.Fatalf("%s: %s has %d moves, above its tier's bound %d", sig, g.Describe(s), len(buf), g.TierMaxLosableMoves(k))
+				}
+				continue
+			}
+			never++
+			if r.Value(s) == engine.Loss {
+				t.Fatalf("%s: %s is a loss, which Losable says it never is", sig, g.Describe(s))
+			}
+			for _, m := range buf {
+				if r.Value(m) == engine.Win {
+					t.Fatalf("%s: %s, never lost, moves to %s, a win", sig, g.Describe(s), g.Describe(m))
+				}
+			}
+		}
+		if never == 0 {
+			t.Fatalf("%s: Losable calls every position losable", sig)
+		}
+	}
+}

@@ -19,7 +19,10 @@ func (g *Game) NewTierMoveClassifier() func(s uint64, dst []uint64) (implicit.Ki
 	return c.classify
 }
 
-var _ implicit.TierMoveRunner = (*Game)(nil)
+var (
+	_ implicit.TierMoveRunner = (*Game)(nil)
+	_ implicit.LossBounder    = (*Game)(nil)
+)
 
 // runClassifier is one goroutine's ClassifyTierMoves, which keeps the
 // run of the index it classified last.

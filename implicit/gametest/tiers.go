@@ -20,7 +20,7 @@ import (
 // a TierUnmover, lists the un-moves (and the canonical ones) that stay in
 // the tier, in order; ClassifyTierClasses, for a ClassNumberer, counts the
 // classes of the moves in the tier and numbers the others; TierMaxMoves, for a TierMoveBounder, bounds the
-// moves; and the parts of a TierOrderer's tiers of at most samples indices
+// moves, and TierMaxLosableMoves, for a LossBounder, those of the positions it calls Losable; and the parts of a TierOrderer's tiers of at most samples indices
 // list every position of the tier once.
 func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 	tiers := g.Tiers()
@@ -54,6 +54,11 @@ func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 		buf = g.Moves(s, buf[:0])
 		if b, ok := g.(implicit.TierMoveBounder); ok && (uint64(len(buf)) > b.TierMaxMoves(k) || b.TierMaxMoves(k) > g.MaxMoves()) {
 			return fmt.Errorf("gametest: %d (tier %s) has %d moves; TierMaxMoves says at most %d, MaxMoves %d", s, tiers[k].Name, len(buf), b.TierMaxMoves(k), g.MaxMoves())
+		}
+		if b, ok := g.(implicit.LossBounder); ok {
+			if most := b.TierMaxLosableMoves(k); most < 1 || most > b.TierMaxMoves(k) || b.Losable(s) && uint64(len(buf)) > most {
+				return fmt.Errorf("gametest: %d (tier %s) has %d moves, losable %v; TierMaxLosableMoves says at most %d, TierMaxMoves %d", s, tiers[k].Name, len(buf), b.Losable(s), most, b.TierMaxMoves(k))
+			}
 		}
 		for _, m := range buf {
 			if c := implicit.TierOf(tiers, m); c != k && !slices.Contains(tiers[k].Children, c) {
