@@ -223,7 +223,12 @@ type TierMoveBounder interface {
 // TierMaxLosableMoves(k) must bound len(Moves(s)) for every position s of
 // tier k for which Losable(s), and be at least 1 and at most
 // TierMaxMoves(k). Losable(s) may be false only where no move of s
-// reaches a position won by its side to move.
+// reaches a position won by its side to move. For such an s, a
+// TierMoveClassifier's ClassifyTierMoves may count any number from 1 to
+// TierMaxLosableMoves(k) in place of its moves inside the tier, its
+// exits listed as TierMoves lists them: a count that is never read, and
+// need not be found (a chess position against a lone king lists its
+// pawns' moves alone).
 type LossBounder interface {
 	TierMoveBounder
 	TierMaxLosableMoves(k int) uint64

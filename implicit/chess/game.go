@@ -52,6 +52,10 @@ type gameMaterial struct {
 	start uint64
 	tier  int
 	key   uint32 // its materialKey
+	// neverLost[c]: side c's opponent has a king alone, which never gives
+	// check, so that a position with c to move is never lost
+	// (implicit.LossBounder); pawns[c]: side c has pawns.
+	neverLost, pawns [2]bool
 }
 
 // keyTable maps the materialKeys of a game's tiers to their numbers: a
@@ -153,7 +157,12 @@ func newGame(root Material, plain bool) (*Game, error) {
 		}
 		g.pawns = g.pawns || m.HasPawns()
 		g.byKey.put(key, len(g.mats))
-		g.mats = append(g.mats, gameMaterial{e: e, start: g.size, key: key})
+		mat := gameMaterial{e: e, start: g.size, key: key}
+		for c := range m.Pieces {
+			mat.neverLost[c] = len(m.Pieces[1-c]) == 1
+			mat.pawns[c] = slices.Contains(m.Pieces[c], Pawn)
+		}
+		g.mats = append(g.mats, mat)
 		g.size += e.Size()
 		for _, c := range children(m) {
 			switch {
@@ -294,7 +303,7 @@ func (g *Game) Losable(s uint64) bool {
 	var p Position
 	k, i := g.locate(s)
 	g.mats[k].e.decodeInto(i, &p)
-	return len(g.mats[k].e.m.Pieces[p.Turn.Other()]) > 1
+	return !g.mats[k].neverLost[p.Turn]
 }
 
 // Root returns the material the game was made for.
@@ -447,12 +456,17 @@ func (g *Game) NumMoves(s uint64) uint64 {
 
 // ClassifyTierMoves returns Classify(s) and, for an Inner s, TierMoves(s,
 // dst), decoding s and finding its legal moves once
-// (implicit.TierMoveClassifier).
+// (implicit.TierMoveClassifier); for an s whose side to move is never
+// lost, a count of 1 in place of its moves inside (implicit.LossBounder).
 func (g *Game) ClassifyTierMoves(s uint64, dst []uint64) (implicit.Kind, uint64, []uint64) {
 	var p Position
 	k, i, ok := g.decodeTo(s, &p)
 	if !ok {
 		return implicit.Illegal, 0, dst
+	}
+	if g.mats[k].neverLost[p.Turn] {
+		var buf [maxMoves]Move
+		return implicit.Inner, 1, g.neverLostExits(&p, k, i, &buf, dst)
 	}
 	n := len(dst)
 	inside, dst := g.tierMoves(&p, k, i, dst)
@@ -460,6 +474,22 @@ func (g *Game) ClassifyTierMoves(s uint64, dst []uint64) (implicit.Kind, uint64,
 		return implicit.TerminalLoss, 0, dst // no legal move: a checkmate
 	}
 	return implicit.Inner, inside, dst
+}
+
+// neverLostExits is the exits that ClassifyTierMoves lists for p, a
+// position whose side to move is never lost: its count of moves inside
+// the tier can stand at 1 (implicit.LossBounder), which spares listing
+// them. It has nothing to take but a king, so its exits are its pawns'
+// moves that leave the tier, and none without pawns. (It is never
+// checkmated: a lone king gives no check.) For KQQRvK's White, half the
+// index, no move is listed where 60 were, sorted where the lone king
+// stands on a diagonal (tierMovesRepeat).
+func (g *Game) neverLostExits(p *Position, k int, i uint64, buf *[maxMoves]Move, dst []uint64) []uint64 {
+	if !g.mats[k].pawns[p.Turn] {
+		return dst
+	}
+	_, dst = g.tierMovesRepeat(p, k, i, false, buf, dst)
+	return dst
 }
 
 // TierMoves returns the number of s's moves within its material and

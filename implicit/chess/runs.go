@@ -80,6 +80,9 @@ func (c *runClassifier) classify(s uint64, dst []uint64) (implicit.Kind, uint64,
 	if !r.legal(c.g.mats[k].e, i, &p) {
 		return implicit.Illegal, 0, dst
 	}
+	if c.g.mats[k].neverLost[p.Turn] {
+		return implicit.Inner, 1, c.g.neverLostExits(&p, k, i, &c.moves, dst)
+	}
 	n := len(dst)
 	repeat := r.mayRepeat && p.diagonalSymmetric(p.Turn.Other())
 	inside, dst := c.g.tierMovesRepeat(&p, k, i, repeat, &c.moves, dst)
