@@ -262,30 +262,22 @@ var mobility = [...]uint64{King: 8, Queen: 27, Rook: 14, Bishop: 13, Knight: 8, 
 // TierMaxMoves bounds the moves of tier k's positions by its material
 // (implicit.TierMoveBounder): the sum of its pieces' mobility on the side
 // that has more. KQRvKR's 49 let a tier's solve count moves in a byte.
-func (g *Game) TierMaxMoves(k int) uint64 {
-	m := sort.Search(len(g.mats), func(m int) bool { return g.mats[m].tier > k }) - 1
-	var most uint64
-	for _, side := range g.mats[m].e.Material().Pieces {
-		var n uint64
-		for _, kind := range side {
-			n += mobility[kind]
-		}
-		most = max(most, n)
-	}
-	return min(most, g.MaxMoves())
-}
+func (g *Game) TierMaxMoves(k int) uint64 { return g.tierMaxMoves(k, false) }
 
 // TierMaxLosableMoves bounds the moves of tier k's positions that may be
 // lost (implicit.LossBounder): those of a side whose opponent has more
 // than a king. KQQQvK's 89 moves of White, who never loses there, need
 // two bytes a count; Black's 8 one.
-func (g *Game) TierMaxLosableMoves(k int) uint64 {
-	m := sort.Search(len(g.mats), func(m int) bool { return g.mats[m].tier > k }) - 1
-	pieces := g.mats[m].e.Material().Pieces
-	most := uint64(1)
-	for c, side := range pieces {
-		if len(pieces[1-c]) == 1 {
-			continue // the opponent has a king alone: this side never loses
+func (g *Game) TierMaxLosableMoves(k int) uint64 { return max(g.tierMaxMoves(k, true), 1) }
+
+// tierMaxMoves is TierMaxMoves, or with losable TierMaxLosableMoves but
+// for its least of 1.
+func (g *Game) tierMaxMoves(k int, losable bool) uint64 {
+	m := &g.mats[sort.Search(len(g.mats), func(m int) bool { return g.mats[m].tier > k })-1]
+	var most uint64
+	for c, side := range m.e.m.Pieces {
+		if losable && m.neverLost[c] {
+			continue
 		}
 		var n uint64
 		for _, kind := range side {
