@@ -49,6 +49,7 @@ func TestMovesNaive(t *testing.T) {
 	if testsize.Long() {
 		n = 20000
 	}
+	loneChecked := 0
 	for range n {
 		m := randomMaterial(rng)
 		p := randomPosition(rng, m)
@@ -57,6 +58,27 @@ func TestMovesNaive(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("%s (%v): moves %s; the naive generator: %s", p.FEN(), m, joined(got), joined(want))
 		}
+		if len(m.Pieces[p.Turn.Other()]) > 1 {
+			continue
+		}
+		// Against a lone king: the pawns' moves alone (lonePawnMoves).
+		var pawns []string
+		for _, name := range want {
+			mv, _ := ParseMove(name)
+			if slices.Contains(p.List(), Piece{Pawn, p.Turn, mv.From}) {
+				pawns = append(pawns, name)
+			}
+		}
+		lone := moveNames(p.lonePawnMoves(nil))
+		slices.Sort(lone)
+		slices.Sort(pawns)
+		if !slices.Equal(lone, pawns) {
+			t.Fatalf("%s (%v): pawn moves against a lone king %s; the naive generator: %s", p.FEN(), m, joined(lone), joined(pawns))
+		}
+		loneChecked++
+	}
+	if loneChecked == 0 {
+		t.Fatal("no position against a lone king")
 	}
 }
 

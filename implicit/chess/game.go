@@ -472,15 +472,26 @@ func (g *Game) ClassifyTierMoves(s uint64, dst []uint64) (implicit.Kind, uint64,
 // position whose side to move is never lost: its count of moves inside
 // the tier can stand at 1 (implicit.LossBounder), which spares listing
 // them. It has nothing to take but a king, so its exits are its pawns'
-// moves that leave the tier, and none without pawns. (It is never
-// checkmated: a lone king gives no check.) For KQQRvK's White, half the
-// index, no move is listed where 60 were, sorted where the lone king
-// stands on a diagonal (tierMovesRepeat).
+// moves that leave the tier (lonePawnMoves), and none without pawns. (It
+// is never checkmated: a lone king gives no check.) For KQQRvK's White,
+// half the index, no move is listed where 60 were, sorted where the lone
+// king stands on a diagonal (tierMovesRepeat).
 func (g *Game) neverLostExits(p *Position, k int, i uint64, buf *[maxMoves]Move, dst []uint64) []uint64 {
 	if !g.mats[k].pawns[p.Turn] {
 		return dst
 	}
-	_, dst = g.tierMovesRepeat(p, k, i, false, buf, dst)
+	all := p.occupied()
+	blocked := g.mats[k].e.blocks != nil
+	from := len(dst)
+	var st stepper // found at the first move that needs it
+	for _, m := range p.lonePawnMoves(buf[:0]) {
+		if !g.staysInside(p, m, all, blocked) {
+			dst = g.moveIndex(p, k, i, &st, m, all, dst)
+		}
+	}
+	if mayRepeat(p.king(p.Turn.Other())) {
+		dst = distinct(dst, from)
+	}
 	return dst
 }
 

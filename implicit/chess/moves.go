@@ -135,6 +135,34 @@ func (p *Position) generate(dst []Move, how listing) ([]Move, int) {
 	return dst, quiet
 }
 
+// lonePawnMoves appends the moves of the side to move's pawns where the
+// other side has a king alone (Game.neverLostExits): no check to answer,
+// no piece pinned and nothing to take (a king is never taken), so each
+// step onto an empty square is legal, a promotion four moves.
+func (p *Position) lonePawnMoves(dst []Move) []Move {
+	all := p.occupied()
+	us := p.Turn
+	for _, pc := range p.List() {
+		if pc.Kind != Pawn || pc.Color != us {
+			continue
+		}
+		one := Square(int(pc.Square) + pawnStep(us))
+		switch {
+		case all.Has(one):
+		case advance(us, one) == 7:
+			for _, k := range promotions {
+				dst = append(dst, Move{pc.Square, one, k})
+			}
+		default:
+			dst = append(dst, Move{pc.Square, one, King})
+			if two := Square(int(one) + pawnStep(us)); advance(us, pc.Square) == 1 && !all.Has(two) {
+				dst = append(dst, Move{pc.Square, two, King})
+			}
+		}
+	}
+	return dst
+}
+
 // uncheckedSquares returns, by slot, the squares to which each piece of
 // the side to move other than its king (on king) can move without leaving
 // the king attacked; all holds the occupied squares and ours the side to
