@@ -13,13 +13,26 @@ import (
 	"github.com/retro-solver/retro/tier"
 )
 
-// unbounded is a chess game that calls every position losable: its tiers
-// keep every count of moves whole and size their counters by all the
-// moves, as before implicit.LossBounder.
+// unbounded is a chess game that calls every position losable and counts
+// every position's moves (TierMoves): its tiers keep every count whole and
+// size their counters by all the moves, as before implicit.LossBounder.
 type unbounded struct{ *chess.Game }
 
 func (u unbounded) TierMaxLosableMoves(k int) uint64 { return u.TierMaxMoves(k) }
 func (u unbounded) Losable(uint64) bool              { return true }
+
+func (u unbounded) ClassifyTierMoves(s uint64, dst []uint64) (implicit.Kind, uint64, []uint64) {
+	kind := u.Classify(s)
+	if kind != implicit.Inner {
+		return kind, 0, dst
+	}
+	n, dst := u.TierMoves(s, dst)
+	return kind, n, dst
+}
+
+func (u unbounded) NewTierMoveClassifier() func(s uint64, dst []uint64) (implicit.Kind, uint64, []uint64) {
+	return u.ClassifyTierMoves
+}
 
 func chessGame(t *testing.T, sig string) *chess.Game {
 	t.Helper()
@@ -35,9 +48,8 @@ func chessGame(t *testing.T, sig string) *chess.Game {
 }
 
 // TestLossBound: KPvK and the endgames it reaches, whose side against the
-// lone king never loses and keeps at most the king's 8 moves as its
-// counts, solve to the same files, byte for byte, as with every count
-// whole; and KQQQvK's counters are planned a byte an index, where White's
+// lone king never loses and counts 1 for its moves (ClassifyTierMoves),
+// solve to the same files, byte for byte, as with every count whole; and KQQQvK's counters are planned a byte an index, where White's
 // 89 moves took two.
 func TestLossBound(t *testing.T) {
 	g := chessGame(t, "KPvK")

@@ -19,9 +19,11 @@ import (
 // counts the distinct canonical images of the moves; and TierUnmoves, for
 // a TierUnmover, lists the un-moves (and the canonical ones) that stay in
 // the tier, in order; ClassifyTierClasses, for a ClassNumberer, counts the
-// classes of the moves in the tier and numbers the others; TierMaxMoves, for a TierMoveBounder, bounds the
-// moves, and TierMaxLosableMoves, for a LossBounder, those of the positions it calls Losable; and the parts of a TierOrderer's tiers of at most samples indices
-// list every position of the tier once.
+// classes of the moves in the tier and numbers the others; TierMaxMoves,
+// for a TierMoveBounder, bounds the moves, and TierMaxLosableMoves, for a
+// LossBounder, those of the positions it calls Losable; and the parts of a
+// TierOrderer's tiers of at most samples indices list every position of
+// the tier once.
 func CheckTiers(g implicit.Tiered, samples int, seed uint64) error {
 	tiers := g.Tiers()
 	if _, err := implicit.TierOrder(tiers, g.Size()); err != nil {
