@@ -391,14 +391,15 @@ func TestRepeats(t *testing.T) {
 }
 
 // TestLossBounder checks implicit.LossBounder's promise on every legal
-// position of KQvK's game (and KPvK's and KRvKP's in the long run),
-// solved by the sequential engine: one that Losable calls never lost is
-// no loss and none of its moves reaches a win; and TierMaxLosableMoves
-// bounds the moves of the others.
+// position of KQvK's game (and KPvK's and KvKP's in the long run: pawns,
+// and a root whose lone king is White's), solved by the sequential
+// engine: one that Losable calls never lost is no loss and none of its
+// moves reaches a win; and TierMaxLosableMoves bounds the moves of the
+// others.
 func TestLossBounder(t *testing.T) {
 	sigs := []string{"KQvK"}
 	if testsize.Long() {
-		sigs = append(sigs, "KPvK", "KRvKP")
+		sigs = append(sigs, "KPvK", "KvKP")
 	}
 	for _, sig := range sigs {
 		g, _ := testGame(t, sig)
