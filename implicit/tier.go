@@ -211,25 +211,25 @@ type TierMoveBounder interface {
 	TierMaxMoves(k int) uint64
 }
 
-// LossBounder is a TierMoveBounder some of whose positions are never
-// lost, whatever is played: no move of theirs reaches a position that its
-// side to move wins (a chess position whose opponent has a king alone,
-// which never gives check). A tiered solve never takes their counts of
-// moves down to zero, so it keeps any of them above TierMaxLosableMoves
-// at that bound, and sizes a tier's counters by the positions that may be
+// LossBounder is a TierMoveClassifier and TierMoveBounder some of whose
+// positions are never lost, whatever is played: no move of theirs reaches
+// a position that its side to move wins (a chess position whose opponent
+// has a king alone, which never gives check). A tiered solve never takes
+// their counts of moves down to zero, so their classification need not
+// find them, and a tier's counters are sized by the positions that may be
 // lost: KQQQvK's White has up to 89 moves and never loses, Black 8, and
 // its counters take a byte where they took two.
 //
 // TierMaxLosableMoves(k) must bound len(Moves(s)) for every position s of
 // tier k for which Losable(s), and be at least 1 and at most
 // TierMaxMoves(k). Losable(s) may be false only where no move of s
-// reaches a position won by its side to move. For such an s, a
-// TierMoveClassifier's ClassifyTierMoves may count any number from 1 to
-// TierMaxLosableMoves(k) in place of its moves inside the tier, its
-// exits listed as TierMoves lists them: a count that is never read, and
-// need not be found (a chess position against a lone king lists its
-// pawns' moves alone).
+// reaches a position won by its side to move; for such an s,
+// ClassifyTierMoves (and a TierMoveRunner's classifier) must count a
+// number from 1 to TierMaxLosableMoves(k) in place of its moves inside
+// the tier, its exits listed as TierMoves lists them (a chess position
+// against a lone king counts 1 and lists its pawns' moves alone).
 type LossBounder interface {
+	TierMoveClassifier
 	TierMoveBounder
 	TierMaxLosableMoves(k int) uint64
 	Losable(s uint64) bool

@@ -425,7 +425,6 @@ func (s *solver) finished(k int) bool {
 func (s *solver) newView(k int) (*view, error) {
 	t := s.tiers[k]
 	v := &view{g: s.g, sym: s.sym, tiers: s.tiers, lo: t.Start, hi: t.End, maxMoves: maxMoves(s.g, k)}
-	v.lb, _ = s.g.(implicit.LossBounder)
 	v.cm, _ = s.sym.(implicit.CanonicalMover)
 	v.tu, _ = s.g.(implicit.TierUnmover)
 	if s.sym == nil {
@@ -465,8 +464,8 @@ func (s *solver) newView(k int) (*view, error) {
 
 // maxMoves bounds the counts of moves of the positions of g's tier k: its
 // own bound, where g gives one (implicit.TierMoveBounder), or that of the
-// positions that may be lost (implicit.LossBounder: view.bounded keeps the
-// others' at it).
+// positions that may be lost (implicit.LossBounder, whose classification
+// counts no more for the others).
 func maxMoves(g implicit.Game, k int) uint64 {
 	if b, ok := g.(implicit.LossBounder); ok {
 		return b.TierMaxLosableMoves(k)

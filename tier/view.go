@@ -37,10 +37,9 @@ type view struct {
 	sparse   []uint32          // and each class's position, less lo (nil: found by classes.Select)
 	children []child           // the tier's children, whose files the moves out of it reach
 	maxExit  uint64
-	// maxMoves bounds the moves of the tier's positions, or of those that
-	// may be lost where lb is g (the others' counts are kept at it).
+	// maxMoves bounds the counts of the tier's positions' moves: of those
+	// that may be lost where g is an implicit.LossBounder.
 	maxMoves uint64
-	lb       implicit.LossBounder
 }
 
 // pos returns the position in g's index of entry i.
@@ -162,7 +161,7 @@ func (p probedView) Unmoves(i uint64, dst []uint64) []uint64 {
 // symmetric game) as the tier's classification would (view.counter).
 func (p probedView) NumMoves(i uint64) uint64 {
 	_, n, _ := p.v.counter(p.v.pos(i), nil)
-	return p.v.bounded(p.v.pos(i), n)
+	return n
 }
 
 // ProbeMoves returns the kind of entry i and whether it has a move.
@@ -222,23 +221,6 @@ func (v *view) Unmoves(i uint64, dst []uint64) []uint64 {
 // looks up its moves into children.
 func (v *view) ClassifyExits(i uint64, buf []uint64) (implicit.Kind, uint64, engine.Exit, []uint64) {
 	p := v.pos(i)
-	kind, n, exit, buf := v.classifyExits(p, buf)
-	return kind, v.bounded(p, n), exit, buf
-}
-
-// bounded returns n, the count of position p's moves, or the tier's bound
-// where n is above it and p is never lost (implicit.LossBounder): none of
-// its moves reaches a win, so its count is never taken down to zero.
-func (v *view) bounded(p, n uint64) uint64 {
-	if n > v.maxMoves && v.lb != nil && !v.lb.Losable(p) {
-		return v.maxMoves
-	}
-	return n
-}
-
-// classifyExits is ClassifyExits of position p, its count not yet
-// bounded.
-func (v *view) classifyExits(p uint64, buf []uint64) (implicit.Kind, uint64, engine.Exit, []uint64) {
 	if v.counter != nil {
 		kind, n, buf := v.counter(p, buf)
 		return kind, n, engine.Exit{}, buf
@@ -310,9 +292,7 @@ func (v *view) NewExitClassifier() func(i uint64, buf []uint64) (implicit.Kind, 
 	}
 	classify := r.NewTierMoveClassifier()
 	return func(i uint64, buf []uint64) (implicit.Kind, uint64, engine.Exit, []uint64) {
-		p := v.pos(i)
-		kind, n, exit, buf := v.classifyTierMoves(classify, p, buf)
-		return kind, v.bounded(p, n), exit, buf
+		return v.classifyTierMoves(classify, v.pos(i), buf)
 	}
 }
 

@@ -480,18 +480,8 @@ func (g *Game) neverLostExits(p *Position, k int, i uint64, buf *[maxMoves]Move,
 	if !g.mats[k].pawns[p.Turn] {
 		return dst
 	}
-	all := p.occupied()
-	blocked := g.mats[k].e.blocks != nil
-	from := len(dst)
-	var st stepper // found at the first move that needs it
-	for _, m := range p.lonePawnMoves(buf[:0]) {
-		if !g.staysInside(p, m, all, blocked) {
-			dst = g.moveIndex(p, k, i, &st, m, all, dst)
-		}
-	}
-	if mayRepeat(p.king(p.Turn.Other())) {
-		dst = distinct(dst, from)
-	}
+	var st stepper
+	_, dst = g.exits(p, k, i, &st, p.lonePawnMoves(buf[:0]), dst)
 	return dst
 }
 
@@ -524,7 +514,6 @@ const maxMoves = 128
 // for p's moves, the caller's, so that a worker's classifier does not
 // clear one at every index (2% of a classification).
 func (g *Game) tierMovesRepeat(p *Position, k int, i uint64, repeat bool, buf *[maxMoves]Move, dst []uint64) (uint64, []uint64) {
-	e := g.mats[k].e
 	how := listLoud
 	if repeat {
 		how = listAll
@@ -536,33 +525,41 @@ func (g *Game) tierMovesRepeat(p *Position, k int, i uint64, repeat bool, buf *[
 		}
 		return 0, dst
 	}
-	inside := uint64(quiet)
-	all := p.occupied()
-	blocked := e.blocks != nil
-	from := len(dst)
 	var st stepper // found at the first move that needs it
+	stay, dst := g.exits(p, k, i, &st, moves, dst)
+	if !repeat {
+		return uint64(quiet) + stay, dst
+	}
+	all := p.occupied()
+	blocked := g.mats[k].e.blocks != nil
+	end := len(dst)
 	for _, m := range moves {
-		switch {
-		case !g.staysInside(p, m, all, blocked):
+		if g.staysInside(p, m, all, blocked) {
 			dst = g.moveIndex(p, k, i, &st, m, all, dst)
-		case !repeat:
-			inside++
 		}
+	}
+	return uint64(len(distinct(dst, end)) - end), dst[:end]
+}
+
+// exits appends the indices of those of p's moves that leave its tier,
+// each class once, and returns the number of the others; st is p's
+// stepper, as moveIndex takes it.
+func (g *Game) exits(p *Position, k int, i uint64, st *stepper, moves []Move, dst []uint64) (uint64, []uint64) {
+	all := p.occupied()
+	blocked := g.mats[k].e.blocks != nil
+	from := len(dst)
+	var stay uint64
+	for _, m := range moves {
+		if g.staysInside(p, m, all, blocked) {
+			stay++
+			continue
+		}
+		dst = g.moveIndex(p, k, i, st, m, all, dst)
 	}
 	if mayRepeat(p.king(p.Turn.Other())) {
 		dst = distinct(dst, from)
 	}
-	if repeat {
-		end := len(dst)
-		for _, m := range moves {
-			if g.staysInside(p, m, all, blocked) {
-				dst = g.moveIndex(p, k, i, &st, m, all, dst)
-			}
-		}
-		inside = uint64(len(distinct(dst, end)) - end)
-		dst = dst[:end]
-	}
-	return inside, dst
+	return stay, dst
 }
 
 // staysInside reports whether move m of p (its occupied squares all) stays
