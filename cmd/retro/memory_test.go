@@ -196,14 +196,23 @@ func TestMemoryLimits(t *testing.T) {
 	if testsize.Long() {
 		cases = append(cases, limited{"36M", []string{"solve", "quixo", "-n", "4", "-db", filepath.Join(dir, "q.db")}, "tier by tier"})
 		// A chess endgame with pawns keeps its own tiers alone and reads
-		// the 20 endgames its captures and promotions reach, and theirs,
-		// from their files (90 MiB of values): verify holds some, reads
-		// the others through caches.
+		// the 10 endgames its captures and promotions reach from their
+		// files (16.5 MiB of values): verify holds some, reads the others
+		// through caches. KBvKP's are those of 3 pieces and 4 others,
+		// each solved as -all solves a member (a tenth of -all 4's time);
+		// at 72M about 3 of them are read through caches, in 7 s (at 60M,
+		// 8 of them, in 100 s: caches of a block are slow to miss).
 		tb := filepath.Join(dir, "tb")
-		if _, code, _ := child(t, "solve", "chess", "-all", "4", "-dir", tb); code != 0 {
-			t.Fatalf("solve chess -all 4: exit %d", code)
+		if _, code, _ := child(t, "solve", "chess", "-all", "3", "-dir", tb); code != 0 {
+			t.Fatalf("solve chess -all 3: exit %d", code)
 		}
-		cases = append(cases, limited{"80M", []string{"verify", filepath.Join(tb, "KPvKP.db")}, "a block at a time through caches"})
+		for _, sig := range []string{"KQvKB", "KRvKB", "KBvKB", "KBvKN", "KBvKP"} {
+			args := []string{"solve", "chess", sig, "-compact", "-tiered", "-linked", "-db", filepath.Join(tb, sig+".db"), "-checkpoint", filepath.Join(tb, "tiers")}
+			if _, code, _ := child(t, args...); code != 0 {
+				t.Fatalf("%v: exit %d", args, code)
+			}
+		}
+		cases = append(cases, limited{"72M", []string{"verify", filepath.Join(tb, "KBvKP.db")}, "a block at a time through caches"})
 	}
 	for _, c := range cases {
 		errs, code, peak := child(t, append(c.args, "-max-memory", c.limit, "-progress")...)

@@ -38,6 +38,7 @@ func TestSize(t *testing.T) {
 // TestConsistency checks the Game contract: on every index of the small
 // games, and on random positions of the real one.
 func TestConsistency(t *testing.T) {
+	testsize.SkipUnderRace(t, "one goroutine's checks; the engines on these games are raced in TestEngines")
 	for _, mirror := range []bool{false, true} {
 		for _, kinds := range []string{"", "C", "G", "E"} {
 			if err := gametest.Check(game(t, kinds, mirror), 200_000, 1); err != nil {

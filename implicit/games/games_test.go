@@ -15,6 +15,7 @@ import (
 	"github.com/retro-solver/retro/implicit/pawns"
 	"github.com/retro-solver/retro/implicit/police"
 	"github.com/retro-solver/retro/implicit/quixo"
+	"github.com/retro-solver/retro/internal/testsize"
 )
 
 // TestRegistry checks what the command line relies on: names sorted and
@@ -45,6 +46,7 @@ func TestRegistry(t *testing.T) {
 // and checks that ParsePosition reads back what Describe writes, on random
 // legal positions, and the same through the compact renumbering.
 func TestNotation(t *testing.T) {
+	testsize.SkipUnderRace(t, "one goroutine's round trips; each game under parallel workers is raced in its own package")
 	for _, d := range games.All() {
 		if d.Input {
 			continue
@@ -96,6 +98,7 @@ func roundTrip(t *testing.T, name string, g implicit.Game, samples int) {
 // every legal position reads back, terminal ones (pieces on one cell)
 // included.
 func TestBoardNotation(t *testing.T) {
+	testsize.SkipUnderRace(t, "one goroutine's round trips; each game under parallel workers is raced in its own package")
 	for seed := range uint64(20) {
 		pb := pawns.Random(3+int(seed%6), 2+int(seed%7), 0.15, seed)
 		roundTrip(t, "pawns", pawns.New(pb), 3000)

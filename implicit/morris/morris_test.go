@@ -48,6 +48,7 @@ func TestContract(t *testing.T) {
 // (White to move, and Black to move where the hands allow it), and refuses
 // positions that break the rules with an error that says why.
 func TestNotation(t *testing.T) {
+	testsize.SkipUnderRace(t, "one goroutine's round trips; morris under parallel workers is raced in TestSymmetricIndex")
 	g, err := New(Standard, 0)
 	if err != nil {
 		t.Fatal(err)

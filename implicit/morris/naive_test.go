@@ -174,7 +174,8 @@ type naiveKey struct {
 // last has at least three stones, and returns each decided one's value
 // (1 won, 0 lost) and depth. Positions are numbered by their hands, then
 // the lexicographic place of each side's set among all sets of at most
-// max points; each pass lists the moves of the positions still open.
+// max points; each pass reads the moves of the positions still open,
+// listed once.
 func naiveSolve(nb *naiveBoard, stones, max int) map[naiveKey][2]int {
 	var sets []uint32
 	var gen func(set uint32, p, left int)
@@ -274,12 +275,37 @@ func naiveSolve(nb *naiveBoard, stones, max int) map[naiveKey][2]int {
 	for _, i := range todo {
 		levels[i/(ns*ns)] = append(levels[i/(ns*ns)], i)
 	}
+	// The ending's moves are listed once, as indices (edges[from[p]:
+	// from[p+1]] for its pth open position, p = at[i] for index i), and
+	// read again by every pass: 26 of them for three stones. They are
+	// generated twice, counted and then written, so that the lists take
+	// their own room alone (148M moves for three stones: 590 MB).
+	at := make([]int32, ns*ns)
+	for p, i := range levels[0] {
+		at[i] = int32(p)
+	}
+	from := make([]int, len(levels[0])+1)
+	inParts(levels[0], func(i int, buf []naiveState, _ *[]decision, _ *[]int) []naiveState {
+		buf = nb.moves(stateOf(i), buf[:0])
+		from[at[i]+1] = len(buf)
+		return buf
+	})
+	for p := range levels[0] {
+		from[p+1] += from[p]
+	}
+	edges := make([]int32, from[len(levels[0])])
+	inParts(levels[0], func(i int, buf []naiveState, _ *[]decision, _ *[]int) []naiveState {
+		buf = nb.moves(stateOf(i), buf[:0])
+		for k, m := range buf {
+			edges[from[at[i]]+k] = int32(indexOf(m))
+		}
+		return buf
+	})
 	for pass, open := int16(1), levels[0]; len(open) > 0; pass++ {
 		found, left := inParts(open, func(i int, buf []naiveState, found *[]decision, left *[]int) []naiveState {
 			win, allWins := false, true
-			buf = nb.moves(stateOf(i), buf[:0])
-			for _, m := range buf {
-				j := indexOf(m)
+			p := at[i]
+			for _, j := range edges[from[p]:from[p+1]] {
 				if state[j] == lost {
 					win = true
 				}

@@ -34,6 +34,7 @@ func randomBoard(seed uint64) *pawns.Board {
 }
 
 func TestConsistency(t *testing.T) {
+	testsize.SkipUnderRace(t, "one goroutine's checks; pawns under parallel workers is raced in TestEnginesAgree")
 	for seed := range uint64(300) {
 		b := randomBoard(seed)
 		g := pawns.New(b)

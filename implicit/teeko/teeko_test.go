@@ -38,6 +38,7 @@ func TestIndexRoundTrip(t *testing.T) {
 }
 
 func TestConsistency(t *testing.T) {
+	testsize.SkipUnderRace(t, "one goroutine's checks; teeko shares nothing between goroutines but its tables, made once (sync.OnceValue)")
 	g := teeko.New()
 	if err := gametest.Check(g, 20000, 1); err != nil {
 		t.Fatalf("every position: %v", err)
