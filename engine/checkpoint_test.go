@@ -196,7 +196,11 @@ func TestCheckpointOfAnotherEngine(t *testing.T) {
 // goes on from a checkpoint count the positions resolved before it: every
 // level line shows at least those, and at most every win and loss.
 func TestProgressAfterResume(t *testing.T) {
-	g := graph.Random(400_000, 840_000, 3)
+	n := uint64(400_000)
+	if testsize.Race {
+		n = 100_000 // levels as long under the detector, which is that much slower
+	}
+	g := graph.Random(n, 21*n/10, 3)
 	for _, name := range []string{"par", "lean"} {
 		solve := func(ctx context.Context, o engine.Options) (*engine.Result, error) {
 			if name == "lean" {
@@ -337,6 +341,15 @@ func flipByte(path string, at int) error {
 func raceSeeds(n uint64) uint64 {
 	if testsize.Race {
 		return 1
+	}
+	return n
+}
+
+// raceShare returns n, or a part of it under the race detector: n/k
+// seeds, each of which repeats the paths of the others on another graph.
+func raceShare(n, k uint64) uint64 {
+	if testsize.Race {
+		return n / k
 	}
 	return n
 }

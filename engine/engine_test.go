@@ -123,7 +123,7 @@ func TestParallelMatchesSequential(t *testing.T) {
 	games := 1200
 	switch {
 	case testsize.Race:
-		games = 50 // the same paths on other graphs, which the detector needs once
+		games = 48 // the same paths on other graphs, which the detector needs once
 	case !testsize.Long():
 		games = 200
 	}
@@ -145,7 +145,7 @@ func TestParallelMatchesSequential(t *testing.T) {
 func TestCountersOnly(t *testing.T) {
 	*engine.CountersOnly = true
 	defer func() { *engine.CountersOnly = false }()
-	for seed := range uint64(100) {
+	for seed := range raceShare(100, 5) {
 		var g implicit.Game = randomGraph(seed)
 		if seed%4 == 3 {
 			g = randomMarkedGame(seed)
@@ -261,7 +261,7 @@ func (p probing) ProbeMoves(s uint64) (implicit.Kind, bool) {
 // widen the lanes while a lazy marker waits for its first win.
 func TestLazyCounts(t *testing.T) {
 	var games []implicit.Game
-	for seed := range uint64(60) {
+	for seed := range raceShare(60, 5) {
 		games = append(games, probing{randomMarkedGame(seed + 20000)}, probing{randomGraph(seed)})
 	}
 	for k, g := range games {
@@ -465,7 +465,7 @@ func TestReachable(t *testing.T) {
 // each result must equal a fresh sequential solve, while it is current.
 func TestWorkspace(t *testing.T) {
 	var ws engine.Workspace
-	for seed := range uint64(60) {
+	for seed := range raceShare(60, 5) {
 		var g implicit.Game = randomGraph(seed)
 		switch seed % 3 {
 		case 1:
