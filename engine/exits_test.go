@@ -8,14 +8,19 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/retro-solver/retro/bitset"
 	"github.com/retro-solver/retro/implicit"
 	"github.com/retro-solver/retro/implicit/graph"
+	"github.com/retro-solver/retro/internal/tempfile"
 	"github.com/retro-solver/retro/internal/testsize"
 )
 
@@ -407,5 +412,47 @@ func TestExitLists(t *testing.T) {
 		if left, _ := os.ReadDir(dir); len(left) != 0 {
 			t.Fatalf("alternate %v: the spool left %s", alternate, left[0].Name())
 		}
+	}
+}
+
+// TestSpoolLeftByKill checks that a spool left by a process killed in the
+// moment between its making and its removal (or kept where the system
+// cannot remove an open file) is named as a writer's temporary file: the
+// next solve in its folder, whose tier folder's preparation removes the
+// files of writers that no longer run (tempfile.RemoveStale), removes it,
+// and keeps a running solve's.
+func TestSpoolLeftByKill(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no asking whether a process runs here: a temporary file is kept")
+	}
+	dir := t.TempDir()
+	l, err := newExitLists(dir, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.close()
+	// A process that has ended, and the name its spool had.
+	gone := exec.Command(os.Args[0], "-test.run=^$")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	ours := filepath.Base(l.f.Name())
+	own := strconv.Itoa(os.Getpid())
+	if !strings.Contains(ours, ".tmp"+own+"-") {
+		t.Fatalf("the spool %s is not named after its process %s", ours, own)
+	}
+	left := filepath.Join(dir, strings.Replace(ours, ".tmp"+own+"-", ".tmp"+strconv.Itoa(gone.Process.Pid)+"-", 1))
+	live := filepath.Join(dir, ours+"x") // a running solve's, this one's process
+	for _, f := range []string{left, live} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tempfile.RemoveStale(dir, "")
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("the spool of an ended process stays: %v", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("a running process's spool is removed: %v", err)
 	}
 }

@@ -9,9 +9,11 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync/atomic"
 
+	"github.com/retro-solver/retro/internal/tempfile"
 	"github.com/retro-solver/retro/parallel"
 )
 
@@ -75,8 +77,14 @@ type listBuf struct {
 // file made in dir (the system's temporary folder where dir is "") and
 // removed at once where the system allows, so that no crash leaves it
 // behind; coded as an Alternating game's actions where alternate is set.
+// It is named as a writer's temporary file (internal/tempfile), so that
+// one left by a process killed before it was removed, or where the system
+// keeps an open file from removal, goes at the next solve in the folder.
 func newExitLists(dir string, workers int, alternate bool) (*exitLists, error) {
-	f, err := os.CreateTemp(dir, ".retro-exits-*")
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	f, err := tempfile.Create(filepath.Join(dir, "retro-exits"))
 	if err != nil {
 		return nil, fmt.Errorf("the exits' spool: %w", err)
 	}

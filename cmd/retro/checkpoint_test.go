@@ -162,7 +162,14 @@ func TestAllKillAndResume(t *testing.T) {
 		}
 		for _, e := range entries {
 			if filepath.Ext(e.Name()) != ".db" || strings.HasPrefix(e.Name(), ".") {
-				t.Errorf("round %d: %s is left in the folder", round, e.Name())
+				var inside []string
+				if e.IsDir() {
+					in, _ := os.ReadDir(filepath.Join(got, e.Name()))
+					for _, f := range in {
+						inside = append(inside, f.Name())
+					}
+				}
+				t.Errorf("round %d: %s is left in the folder %v", round, e.Name(), inside)
 			}
 		}
 	}
