@@ -75,11 +75,12 @@ type listBuf struct {
 
 // newExitLists returns lists for the given number of workers, in a spool
 // file made in dir (the system's temporary folder where dir is "") and
-// removed at once where the system allows, so that no crash leaves it
+// removed at once where the system allows, so that a crash leaves none
 // behind; coded as an Alternating game's actions where alternate is set.
-// It is named as a writer's temporary file (internal/tempfile), so that
-// one left by a process killed before it was removed, or where the system
-// keeps an open file from removal, goes at the next solve in the folder.
+// It is named as a writer's temporary file (internal/tempfile): one left
+// by a process killed between its making and its removal, or kept where
+// the system cannot remove an open file, goes when the next spool is made
+// in the folder or a tier solve prepares it.
 func newExitLists(dir string, workers int, alternate bool) (*exitLists, error) {
 	if dir == "" {
 		dir = os.TempDir()
