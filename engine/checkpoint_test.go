@@ -338,12 +338,7 @@ func flipByte(path string, at int) error {
 // raceSeeds returns n, or 1 under the race detector: each seed repeats the
 // same paths on another graph, which the detector needs once, at five to
 // ten times the time.
-func raceSeeds(n uint64) uint64 {
-	if testsize.Race {
-		return 1
-	}
-	return n
-}
+func raceSeeds(n uint64) uint64 { return raceShare(n, n) }
 
 // raceShare returns n, or a part of it under the race detector: n/k
 // seeds, each of which repeats the paths of the others on another graph.
