@@ -2,6 +2,7 @@ package query_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -86,23 +87,32 @@ var (
 	morris3Once   sync.Once
 	morris3Game   *morris.Game
 	morris3Values *engine.Result
+	morris3Whole  query.Report
 	morris3Err    error
 )
 
-// morris3 returns Morris with three stones each and its values, solved
-// once for the tests that verify them.
-func morris3(t *testing.T) (*morris.Game, *engine.Result) {
+// morris3 returns Morris with three stones each, its values, and Verify's
+// report on them (no failures), solved and verified once for the tests
+// that verify them again another way.
+func morris3(t *testing.T) (*morris.Game, *engine.Result, query.Report) {
 	morris3Once.Do(func() {
 		v := morris.Standard
 		v.Stones = 3
-		if morris3Game, morris3Err = morris.New(v, 0); morris3Err == nil {
-			morris3Values, morris3Err = engine.Parallel(context.Background(), morris3Game, engine.Options{})
+		if morris3Game, morris3Err = morris.New(v, 0); morris3Err != nil {
+			return
+		}
+		ctx := context.Background()
+		if morris3Values, morris3Err = engine.Parallel(ctx, morris3Game, engine.Options{}); morris3Err != nil {
+			return
+		}
+		if morris3Whole, morris3Err = query.Verify(ctx, morris3Game, morris3Values, 2, nil); morris3Err == nil && morris3Whole.Failures != 0 {
+			morris3Err = fmt.Errorf("Verify: %+v", morris3Whole)
 		}
 	})
 	if morris3Err != nil {
 		t.Fatal(morris3Err)
 	}
-	return morris3Game, morris3Values
+	return morris3Game, morris3Values, morris3Whole
 }
 
 // verifyByTier returns the reports of VerifyTier over every tier of g,
@@ -125,13 +135,8 @@ func verifyByTier(t *testing.T, g *morris.Game, values engine.Values) query.Repo
 // to Verify's report, and catches altered entries of placement and of
 // moving tiers at their index.
 func TestVerifyTier(t *testing.T) {
-	ctx := context.Background()
-	g, r := morris3(t)
+	g, r, whole := morris3(t)
 	byTier := func(values engine.Values) query.Report { return verifyByTier(t, g, values) }
-	whole, err := query.Verify(ctx, g, r, 2, nil)
-	if err != nil || whole.Failures != 0 {
-		t.Fatalf("Verify: %v %+v", err, whole)
-	}
 	if tiers := byTier(r); tiers.Counts != whole.Counts || tiers.Edges != whole.Edges || tiers.MaxDepth != whole.MaxDepth || tiers.Failures != 0 {
 		t.Fatalf("VerifyTier over every tier: %+v; Verify: %+v", tiers, whole)
 	}
@@ -176,7 +181,7 @@ func (g dropping) TierPart(k int, j uint64, dst []uint64) []uint64 {
 // leave positions out: they would go unchecked.
 func TestVerifyTierParts(t *testing.T) {
 	ctx := context.Background()
-	g, r := morris3(t)
+	g, r, _ := morris3(t)
 	k := len(g.Tiers()) / 2
 	rep, err := query.VerifyTier(ctx, dropping{g, k}, r, k, 2, nil)
 	if err != nil || rep.Failures != 1 || !strings.Contains(rep.First[0].Rule, "parts") {
@@ -366,12 +371,7 @@ func winDepths(t *testing.T, g implicit.Game, r *engine.Result, seed uint64, sto
 // -short (the race detector's run, where that took a minute) kept in a
 // memo, with the losses alone only.
 func TestWinDepthsTiers(t *testing.T) {
-	ctx := context.Background()
-	g, r := morris3(t)
-	whole, err := query.Verify(ctx, g, r, 2, nil)
-	if err != nil || whole.Failures != 0 {
-		t.Fatalf("whole %+v (%v)", whole, err)
-	}
+	g, r, whole := morris3(t)
 	for _, stored := range []engine.Values{lossDepths{r}, losses{r}} {
 		vals := query.WinDepths(g, stored)
 		if testing.Short() {
