@@ -201,7 +201,7 @@ func TestMemoryLimits(t *testing.T) {
 		// through caches. KBvKP's are those of 3 pieces and 4 others,
 		// each solved as -all solves a member (a tenth of -all 4's time);
 		// at 72M about 3 of them are read through caches, in 7 s (at 60M,
-		// 8 of them, in 100 s: caches of a block are slow to miss).
+		// 7 of them, in 50 s: caches of a few blocks are slow to miss).
 		tb := filepath.Join(dir, "tb")
 		if _, code, _ := child(t, "solve", "chess", "-all", "3", "-dir", tb); code != 0 {
 			t.Fatalf("solve chess -all 3: exit %d", code)
