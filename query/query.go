@@ -126,15 +126,15 @@ func (p Solved) stored(s uint64) (Entry, error) {
 func WinDepths(g implicit.Game, v engine.Values) engine.Values { return &winDepths{g: g, v: v} }
 
 // WinDepthsMemo is WinDepths keeping the depths it finds in a table of
-// about memoBytes (8 bytes an entry, a power of two of them; at most
-// MaxMemoBytes), each index in one entry that others may take: a Verify
+// memoBytes (8 bytes an entry; at most MaxMemoBytes), the bytes a
+// command's memory plan sets aside for it, each index in one entry that
+// others may take: a Verify
 // asks for a win's depth once for every loss that moves to it, and finds
 // most of them there instead of reading the win's moves again.
 func WinDepthsMemo(g implicit.Game, v engine.Values, memoBytes uint64) engine.Values {
 	w := &winDepths{g: g, v: v}
 	if n := min(memoBytes, MaxMemoBytes) / 8; n > 0 {
-		w.shift = uint(64 - (bits.Len64(n) - 1))
-		w.memo = make([]atomic.Uint64, 1<<(64-w.shift))
+		w.memo = make([]atomic.Uint64, n)
 	}
 	return w
 }
@@ -147,10 +147,9 @@ const MaxMemoBytes = 32 << 20
 type winDepths struct {
 	g implicit.Game
 	v engine.Values
-	// memo holds (index+1)<<16 | depth, at entry index*φ>>shift; 0 for
+	// memo holds (index+1)<<16 | depth, at entry memoSlot(index); 0 for
 	// none.
-	memo  []atomic.Uint64
-	shift uint
+	memo []atomic.Uint64
 	// table holds 1 + the depth of win i, or tableDraw for a draw, for i
 	// below tableLen where VerifyRange has checked i or a lookup has found
 	// it from its moves (WinDepthsTable), 0 otherwise: depths of 254 and
@@ -264,7 +263,7 @@ func (w *winDepths) kept(i uint64) (e Entry, ok bool, slot *atomic.Uint64) {
 		}
 	}
 	if w.memo != nil && i < 1<<47 {
-		slot = &w.memo[i*0x9E3779B97F4A7C15>>w.shift]
+		slot = &w.memo[w.memoSlot(i)]
 		if m := slot.Load(); m>>16 == i+1 {
 			if m&0xffff == memoDraw {
 				return Entry{engine.Draw, 0}, true, slot
@@ -273,6 +272,14 @@ func (w *winDepths) kept(i uint64) (e Entry, ok bool, slot *atomic.Uint64) {
 		}
 	}
 	return Entry{}, false, slot
+}
+
+// memoSlot returns index i's entry in the memo: i scattered (times the
+// golden ratio's 64-bit fraction), scaled to the memo's length (the high
+// word of its product with the length), which need not be a power of two.
+func (w *winDepths) memoSlot(i uint64) uint64 {
+	hi, _ := bits.Mul64(i*0x9E3779B97F4A7C15, uint64(len(w.memo)))
+	return hi
 }
 
 // movesPool keeps buffers of moves for winDepth, which a Verify calls for

@@ -305,7 +305,7 @@ func winDepths(t *testing.T, g implicit.Game, r *engine.Result, seed uint64, sto
 	// With a memo of the depths found, from one entry (every index
 	// taking another's) to more than the indices: twice over each, the
 	// second time from the memo where it kept them.
-	for _, memo := range []uint64{8, 64, 1 << 12} {
+	for _, memo := range []uint64{8, 24, 64, 1000, 1 << 12} {
 		mv := query.WinDepthsMemo(g, stored, memo)
 		for range 2 {
 			for s := range g.Size() {

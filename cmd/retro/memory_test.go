@@ -200,8 +200,8 @@ func TestMemoryLimits(t *testing.T) {
 		// files (16.5 MiB of values): verify holds some, reads the others
 		// through caches. KBvKP's are those of 3 pieces and 4 others,
 		// each solved as -all solves a member (a tenth of -all 4's time);
-		// at 72M about 3 of them are read through caches, in 7 s (at 60M,
-		// 7 of them, in 50 s: caches of a few blocks are slow to miss).
+		// at 72M one of them is read through a cache, in 4.5 s (at 60M, 4
+		// of them, in 13 s: caches of a few blocks are slow to miss).
 		tb := filepath.Join(dir, "tb")
 		if _, code, _ := child(t, "solve", "chess", "-all", "3", "-dir", tb); code != 0 {
 			t.Fatalf("solve chess -all 3: exit %d", code)
@@ -319,6 +319,24 @@ func TestFieldBytes(t *testing.T) {
 		if a, m := availableBytes(), engine.PhysicalMemory(); a == 0 || a > m {
 			t.Errorf("available memory %d, want more than 0 and no more than the machine's %d", a, m)
 		}
+	}
+}
+
+// TestExecutableBytes checks the bytes of the executable counted as code:
+// its mapped segments, a MiB at least (its code) and no more than the
+// file.
+func TestExecutableBytes(t *testing.T) {
+	path, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := executableBytes()
+	if n < 1<<20 || n > uint64(st.Size()) {
+		t.Errorf("executable's mapped bytes %d, want at least a MiB and at most the file's %d", n, st.Size())
 	}
 }
 
