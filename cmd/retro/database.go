@@ -371,6 +371,10 @@ func heldReading(blockBytes uint64, workers int) uint64 {
 	return heldBytes() + uint64(parallel.Workers(workers))*(2*blockBytes+1<<20)
 }
 
+// withGarbage returns the least left bytes that leave n beside their
+// garbageReserve: n and 4 MiB, or n and a ninth.
+func withGarbage(n uint64) uint64 { return max(n+4<<20, n+n/9+1) }
+
 // garbageReserve is what a command reading through caches keeps free of
 // the left bytes its limit leaves: the blocks read are garbage until the
 // collector runs (their compressed bytes, the decompressor's buffers, the
@@ -499,22 +503,24 @@ func verifyCmd(args []string, e *env) error {
 		// Its values held whole, it keeps the depths of its wins in a byte
 		// per position beside them, found as the wins are checked, first
 		// (query.WinDepthsTable), where that fits too.
+		lv, linked := sv.Values.(*linkedValues)
 		var table uint64
-		if tab.Coding.FromMoves() && !tiered && valuesHeld(tab, *workers)+tab.LoadBytes()+tab.Size() <= limit {
+		if tab.Coding.FromMoves() && !tiered && (linked || valuesHeld(tab, *workers)+tab.LoadBytes()+tab.Size() <= limit) {
 			table = tab.Size()
-			limit -= table
 		}
-		if lv, ok := sv.Values.(*linkedValues); ok {
-			// Its own values and the other files' that its moves read,
-			// held or through caches as they fit (linkedValues.fit).
-			if err := lv.fit(e, *workers, bound, limit, keptGenerations(tab), *progress || e.isTerminal); err != nil {
+		if linked {
+			// Its own values and the other files' that its moves read, held
+			// or through caches as they fit, and the table where all they
+			// read fits beside it (linkedValues.fit).
+			if table, err = lv.fit(e, *workers, bound, limit, memo, table, keptGenerations(tab), *progress || e.isTerminal); err != nil {
 				return err
 			}
 		} else if !tiered {
-			if err := fitValues(e, tab, *workers, limit, memo, bound, *progress || e.isTerminal); err != nil {
+			if err := fitValues(e, tab, *workers, limit-table, memo, bound, *progress || e.isTerminal); err != nil {
 				return err
 			}
 		}
+		limit -= table
 		if tab.Section.Reachable {
 			// Only what the start reaches was solved.
 			if v, _, err := tab.Lookup(*tab.Start); err != nil || v == engine.Illegal {

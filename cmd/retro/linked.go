@@ -196,21 +196,21 @@ func (l *linkedValues) tables() ([]*db.Table, error) {
 	return tabs, nil
 }
 
-// fit readies, within limit beside what the process holds, the values a
-// pass over the game's own tiers reads (fitValues for many files): the
-// game's own, read whole (db.Table.Load); the tiers of the other files its
-// moves reach, held (db.Table.Keep) while each file not held keeps a cache
-// of up to db.DefaultCacheBytes besides; and the tiers only their moves
-// reach (generations 2: a file that keeps the depths of losses alone finds
-// a win's from its moves), read a block at a time through caches that
-// share what is left. The moves from one part of the game's tiers read
-// nearby parts of the others', so a cache catches most lookups: KPPvKP's
-// verify with -max-memory 8G took 52.5 s at a peak of 6.0 GiB, and 77 s
-// holding all it reads, 20.6 GiB.
-//
-// limit is what is left for values of the memory bound names (boundName),
-// for errors.
-func (l *linkedValues) fit(e *env, workers int, bound string, limit uint64, generations int, progress bool) error {
+// readFile is one of the other files a pass over a linked game's own
+// tiers reads (linkedValues.reads), with what it reads of them.
+type readFile struct {
+	t        *db.Table
+	children [][2]uint64 // the tiers the game's moves reach
+	read     [][2]uint64 // and those their moves reach
+	bytes    uint64      // of the blocks it reads
+	least    uint64      // the smallest cache: a few blocks, or all read if fewer
+	held     bool        // all it reads is held
+}
+
+// reads returns the other files a pass over the game's own tiers reads:
+// the tiers its moves reach, and those their moves reach down to
+// generations.
+func (l *linkedValues) reads(generations int) ([]*readFile, error) {
 	// gen[k]: how many moves from the game's own tiers reach tier k, -1 if
 	// more than generations.
 	gen := make([]int, len(l.tiers))
@@ -231,17 +231,8 @@ func (l *linkedValues) fit(e *env, workers int, bound string, limit uint64, gene
 		}
 		front = next
 	}
-	// The other files read, each with the ranges of its tiers read.
-	type file struct {
-		t        *db.Table
-		children [][2]uint64 // the tiers the game's moves reach
-		read     [][2]uint64 // and those their moves reach
-		bytes    uint64      // of the blocks it reads
-		least    uint64      // the smallest cache: a few blocks, or all read if fewer
-		held     bool        // all it reads is held
-	}
-	var files []*file
-	byFirst := map[int]*file{}
+	var files []*readFile
+	byFirst := map[int]*readFile{}
 	for k, g := range gen {
 		if g <= 0 {
 			continue
@@ -250,9 +241,9 @@ func (l *linkedValues) fit(e *env, workers int, bound string, limit uint64, gene
 		if f == nil {
 			t, _, err := l.table(k)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			f = &file{t: t}
+			f = &readFile{t: t}
 			byFirst[l.first[k]] = f
 			files = append(files, f)
 		}
@@ -262,28 +253,69 @@ func (l *linkedValues) fit(e *env, workers int, bound string, limit uint64, gene
 			f.children = append(f.children, r)
 		}
 	}
+	for _, f := range files {
+		f.bytes = f.t.KeptBytes(f.read)
+		f.least = min(db.MinCacheBlocks*f.t.BlockBytes(), f.bytes)
+	}
+	return files, nil
+}
+
+// fit readies, within limit beside what the process holds, the values a
+// pass over the game's own tiers reads (fitValues for many files): the
+// game's own, read whole (db.Table.Load); the tiers of the other files its
+// moves reach, held (db.Table.Keep) while each file not held keeps a cache
+// of up to db.DefaultCacheBytes besides; and the tiers only their moves
+// reach (generations 2: a file that keeps the depths of losses alone finds
+// a win's from its moves), read a block at a time through caches that
+// share what is left. The moves from one part of the game's tiers read
+// nearby parts of the others', so a cache catches most lookups: KPPvKP's
+// verify with -max-memory 8G took 52.5 s at a peak of 6.0 GiB, and 77 s
+// holding all it reads, 20.6 GiB.
+//
+// It sets aside the table bytes of a table of the wins' depths
+// (query.WinDepthsTable) where all it reads would fit held beside them,
+// and returns them, or 0: the table speeds a verify up less than caches
+// of a few blocks slow it down (KBvKP at -max-memory 60M: 6.4 s without
+// the table, 11.2 s with it, its 4 caches then of 1.5 MiB; 4.0 s against
+// 8.0 at 72M).
+//
+// limit is what is left for values of the memory bound names (boundName),
+// for errors, beside the memo of win depths set aside.
+func (l *linkedValues) fit(e *env, workers int, bound string, limit, memo, table uint64, generations int, progress bool) (uint64, error) {
+	files, err := l.reads(generations)
+	if err != nil {
+		return 0, err
+	}
 	// What the process holds (the block tables of every file opened), and
 	// for each worker a block compressed and decompressed, of the files
 	// with the widest codes.
 	widest, reads, least := l.own.BlockBytes(), uint64(0), uint64(0)
 	for _, f := range files {
 		widest = max(widest, f.t.BlockBytes())
-		f.bytes = f.t.KeptBytes(f.read)
-		f.least = min(db.MinCacheBlocks*f.t.BlockBytes(), f.bytes)
 		reads += f.bytes
 		least += f.least
 	}
-	left := limit - min(limit, heldReading(widest, workers))
+	held := heldReading(widest, workers)
+	left := limit - min(limit, held)
 	left -= min(left, garbageReserve(left))
 	if need := l.own.LoadBytes() + least; need > left {
-		return fmt.Errorf("verify: %s: the game's %d positions and the smallest caches of the %d files its moves reach need %s, and %s is left beside what the process holds",
-			bound, l.own.Size(), len(files), text.HumanBytes(need), text.HumanBytes(left))
+		least, wins := held+withGarbage(need), ""
+		if memo > 0 {
+			wins, least = " and the depths of wins found from their moves", withMemo(least)
+		}
+		return 0, fmt.Errorf("verify: %s: the game's %d positions and the smallest caches of the %d files its moves reach need at least %s (with the game's tables, the workers' blocks%s)",
+			bound, l.own.Size(), len(files), text.HumanBytes(least), wins)
+	}
+	if l.own.LoadBytes()+reads+table <= left {
+		left -= table
+	} else {
+		table = 0
 	}
 	if err := l.own.Load(e.ctx, workers); err != nil {
-		return err
+		return 0, err
 	}
 	if len(files) == 0 {
-		return nil
+		return table, nil
 	}
 	left -= l.own.LoadBytes() + least
 	// Caches take half of what is left at most, so that some files are
@@ -301,7 +333,7 @@ func (l *linkedValues) fit(e *env, workers int, bound string, limit uint64, gene
 			continue
 		}
 		if err := f.t.Keep(e.ctx, workers, f.children); err != nil {
-			return err
+			return 0, err
 		}
 		left -= need
 	}
@@ -315,5 +347,5 @@ func (l *linkedValues) fit(e *env, workers int, bound string, limit uint64, gene
 		fmt.Fprintf(e.stderr, "retro: verify: its moves read %s of values in %d other files: %d held, %d read a block at a time through caches of up to %s each\n",
 			text.HumanBytes(reads), len(files), len(files)-cached, cached, text.HumanBytes(share+db.MinCacheBlocks*widest))
 	}
-	return nil
+	return table, nil
 }
