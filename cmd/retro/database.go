@@ -315,7 +315,7 @@ func fitValues(e *env, tab *db.Table, workers int, limit, memo uint64, bound str
 			wins, least = " and the depths of wins found from their moves", withMemo(least)
 		}
 		return fmt.Errorf("verify: %s: reading %d positions a block at a time needs at least %s (the game's tables, the workers' blocks, a cache of %d blocks%s)",
-			bound, tab.Size(), text.HumanBytes(least), db.MinCacheBlocks, wins)
+			bound, tab.Size(), text.HumanBytesUp(least), db.MinCacheBlocks, wins)
 	}
 	cache := limit - held - reserve
 	tab.SetCacheBytes(cache)
@@ -402,7 +402,7 @@ func verifyTiers(e *env, g implicit.Tiered, tab *db.Table, vals engine.Values, w
 				wins, need = " and the depths of wins found from their moves", withMemo(need)
 			}
 			return rep, fmt.Errorf("verify: %s: tier %d (%s) and its children need %s of values%s",
-				bound, k, tiers[k].Name, text.HumanBytes(need), wins)
+				bound, k, tiers[k].Name, text.HumanBytesUp(need), wins)
 		}
 		if err := tab.Keep(e.ctx, workers, ranges); err != nil {
 			return rep, err
@@ -444,7 +444,7 @@ func verifyCmd(args []string, e *env) error {
 	workers := fs.Int("workers", 0, "number of `workers`, and the most cores the command keeps busy (default 0: one per core)")
 	progress := fs.Bool("progress", false, "print progress lines to standard error (default when it is a terminal)")
 	var maxMemory byteSize
-	fs.Var(&maxMemory, "max-memory", "hold at most this `size` of memory, e.g. 512M or 8G: the values are read whole when they fit, otherwise a block at a time through a cache of what is left (default: the memory available when it starts)")
+	fs.Var(&maxMemory, "max-memory", "hold at most this `size` of memory, e.g. 512M, 1.5G or 8G: the values are read whole when they fit, otherwise a block at a time through a cache of what is left (default: the memory available when it starts)")
 	byTier := fs.Bool("tiered", false, "verify a tiered game a tier at a time, holding only its values and its children's (the default where the values do not fit in -max-memory)")
 	prof := fs.String("profile", "", "write a `kind` of pprof profile of the check: cpu, mem, block, mutex or trace")
 	profDir := fs.String("profile-dir", ".", "`folder` for the -profile file (cpu.pprof, mem.pprof, ..., trace.out)")

@@ -42,7 +42,7 @@ func newValueFlags(name, help string, e *env) (*flag.FlagSet, *valueFlags) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.BoolVar(&f.progress, "progress", false, "print progress lines to standard error (default when it is a terminal)")
-	fs.Var(&f.maxMemory, "max-memory", "refuse graphs that need more than this `size` of memory, e.g. 512M or 8G (default: the machine's memory)")
+	fs.Var(&f.maxMemory, "max-memory", "refuse graphs that need more than this `size` of memory, e.g. 512M, 1.5G or 8G (default: the machine's memory)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), help)
 		fs.PrintDefaults()

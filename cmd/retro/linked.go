@@ -304,7 +304,7 @@ func (l *linkedValues) fit(e *env, workers int, bound string, limit, memo, table
 			wins, least = " and the depths of wins found from their moves", withMemo(least)
 		}
 		return 0, fmt.Errorf("verify: %s: the game's %d positions and the smallest caches of the %d files its moves reach need at least %s (with the game's tables, the workers' blocks%s)",
-			bound, l.own.Size(), len(files), text.HumanBytes(least), wins)
+			bound, l.own.Size(), len(files), text.HumanBytesUp(least), wins)
 	}
 	if l.own.LoadBytes()+reads+table <= left {
 		left -= table

@@ -195,7 +195,7 @@ func shareCaches(games []*web.Game, maxMemory byteSize) error {
 	}
 	if need > limit {
 		return fmt.Errorf("serve: -max-memory %s: the games' tables and the smallest caches of %d databases take %s",
-			text.HumanBytes(limit), len(tables), text.HumanBytes(need))
+			text.HumanBytes(limit), len(tables), text.HumanBytesUp(need))
 	}
 	for _, t := range tables {
 		need -= db.MinCacheBlocks * t.BlockBytes()

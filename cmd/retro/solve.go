@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -88,7 +89,7 @@ func newSolveFlags(name string, e *env) (*flag.FlagSet, *solveRun) {
 	fs.StringVar(&c.engineName, "engine", "auto", "solver `engine`: par (frontier-parallel), lean (frontier-parallel in half a byte per position, keeping the depths of the start and the longest positions only, or with -db every depth in a file beside the database), seq (sequential reference), or auto: lean for a game with a start whose moves are cheap to list (police, pawns) when no flag needs every depth in memory (-reachable), or when par does not fit in -max-memory; par otherwise. Under mpirun, par and lean run on the ranks, each keeping 4 bytes or half a byte per position of its range")
 	fs.IntVar(&c.workers, "workers", 0, "number of `workers` of the parallel engine, and the most cores the solve keeps busy (default 0: one per core)")
 	fs.BoolVar(&c.progress, "progress", false, "print progress lines to standard error (default when it is a terminal)")
-	fs.Var(&c.maxMemory, "max-memory", "refuse solves that need more than this `size` of memory, e.g. 512M or 8G (default: the machine's memory)")
+	fs.Var(&c.maxMemory, "max-memory", "refuse solves that need more than this `size` of memory, e.g. 512M, 1.5G or 8G (default: the machine's memory)")
 	fs.BoolVar(&c.stats, "stats", false, "print statistics: counts, depth histogram, the longest win and loss with an example position")
 	fs.BoolVar(&c.json, "json", false, "print the result as JSON (a summary, and per-vertex values for graphs)")
 	fs.StringVar(&c.profile, "profile", "", "write a `kind` of pprof profile of the solve: cpu, mem, block, mutex or trace")
@@ -658,7 +659,9 @@ func (c *solveRun) run(inst *instance, kind engine.Kind) (*engine.Result, error)
 	return r, err
 }
 
-// byteSize is a flag value like 512M or 8G (powers of 1024) or plain bytes.
+// byteSize is a flag value like 512M, 1.5G or 8G (powers of 1024) or
+// plain bytes: a number of them with a decimal fraction where a unit is
+// given, as the refusals write the least a command needs ("41.7 MiB").
 type byteSize uint64
 
 func (b *byteSize) String() string {
@@ -669,15 +672,24 @@ func (b *byteSize) String() string {
 }
 
 func (b *byteSize) Set(s string) error {
-	mult := uint64(1)
-	if k := strings.IndexAny(s, "KMGTkmgt"); k >= 0 && k == len(s)-1 {
-		mult = 1 << (10 * (1 + strings.IndexByte("KMGT", s[k]&^0x20)))
-		s = s[:k]
+	bad := errors.New("want a positive size such as 512M, 1.5G or 8G")
+	shift := uint(0)
+	if k := len(s) - 1; k >= 0 {
+		if u := strings.IndexByte("KMGT", s[k]&^0x20); u >= 0 {
+			shift, s = 10*uint(1+u), s[:k]
+		}
 	}
-	v, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || v == 0 || v > (1<<63)/mult {
-		return fmt.Errorf("want a positive size such as 512M or 8G")
+	whole, frac, dot := strings.Cut(s, ".")
+	if whole == "" || dot && (frac == "" || shift == 0) || strings.Trim(whole+frac, "0123456789") != "" {
+		return bad
 	}
-	*b = byteSize(v * mult)
+	// (whole and frac as one integer) << shift / 10^len(frac), in
+	// integers of any length: the bytes, rounded down.
+	v, _ := new(big.Int).SetString(whole+frac, 10)
+	v.Lsh(v, shift).Quo(v, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(frac))), nil))
+	if v.Sign() == 0 || v.Cmp(new(big.Int).Lsh(big.NewInt(1), 63)) > 0 {
+		return bad
+	}
+	*b = byteSize(v.Uint64())
 	return nil
 }

@@ -72,6 +72,16 @@ func TestHumanBytes(t *testing.T) {
 	}
 }
 
+// TestHumanBytesUp checks that a least figure is never written below
+// the bytes it names: each tenth rounded up, whole tenths as they are.
+func TestHumanBytesUp(t *testing.T) {
+	for b, want := range map[uint64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1025: "1.1 KiB", 1536: "1.5 KiB", 1537: "1.6 KiB", 43630000: "41.7 MiB", 5 << 30: "5.0 GiB", 1<<64 - 1: "16.0 EiB"} {
+		if got := HumanBytesUp(b); got != want {
+			t.Errorf("HumanBytesUp(%d) = %q, want %q", b, got, want)
+		}
+	}
+}
+
 func TestTokensRest(t *testing.T) {
 	tk := NewTokens(strings.NewReader("3 \n Red   to\tmove \n"))
 	tk.Next()
