@@ -251,6 +251,42 @@ func TestFEN(t *testing.T) {
 	}
 }
 
+// TestIllegal checks that a position read from FEN but not Legal is
+// refused with the reason and its square, and a legal one is not.
+func TestIllegal(t *testing.T) {
+	for fen, want := range map[string]string{
+		"4k3/8/8/8/8/8/3Q4/4K3 w - -":   "",
+		"8/8/8/8/8/8/8/8 w - -":         "0 white kings",
+		"4k3/8/8/8/8/8/3Q4/3KK3 w - -":  "2 white kings",
+		"8/8/8/8/8/8/3Q4/4K3 b - -":     "0 black kings",
+		"3kK3/8/8/8/8/8/3Q4/8 w - -":    "the kings side by side, on e8 and d8",
+		"4k3/8/8/8/8/8/4R3/3K4 w - -":   "black, not to move, in check",
+		"4k3/8/8/8/8/8/3Q4/4K2r b - -":  "white, not to move, in check",
+		"4k2P/8/8/8/8/8/8/4K3 w - -":    "a pawn on h8",
+		"4k3/8/8/8/8/8/8/p3K3 w - -":    "a pawn on a1",
+		"4k3/8/8/8/4P3/8/8/4K3 b - e3":  "an en-passant square, e3, where no pawn can take",
+		"4k3/8/8/8/3pP3/8/8/4K3 b - e3": "",
+	} {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatalf("%q: %v", fen, err)
+		}
+		if got := p.Illegal(); want == "" && got != "" || !strings.Contains(got, want) || p.Legal() != (got == "") {
+			t.Errorf("%q: Illegal %q (Legal %v), want %q", fen, got, p.Legal(), want)
+		}
+	}
+	// Two pieces on one square cannot be written in FEN, nor a square
+	// off the board.
+	p := NewPosition(White, Piece{King, White, At(4, 0)}, Piece{King, Black, At(4, 7)}, Piece{Queen, White, At(3, 3)}, Piece{Rook, Black, At(3, 3)})
+	if got := p.Illegal(); got != "two pieces on d4" {
+		t.Errorf("a queen and a rook on d4: Illegal %q", got)
+	}
+	p.Pieces[3].Square = NoSquare
+	if got := p.Illegal(); got != "a piece off the board" {
+		t.Errorf("a rook off the board: Illegal %q", got)
+	}
+}
+
 // TestParseMaterial reads signatures and refuses bad ones at their place.
 func TestParseMaterial(t *testing.T) {
 	for _, sig := range []string{"KvK", "KQvKR", "KRPvKR", "KBNvK", "KPPvKP", "KQRvKR"} {
@@ -308,6 +344,9 @@ func FuzzParseFEN(f *testing.F) {
 		in, out := strings.Fields(fen), strings.Fields(p.FEN())
 		if squares(in[0]) != squares(out[0]) || in[1] != out[1] {
 			t.Fatalf("%q read as %q", fen, p.FEN())
+		}
+		if why := p.Illegal(); (why == "") != p.Legal() {
+			t.Fatalf("%q: Legal %v, Illegal %q", fen, p.Legal(), why)
 		}
 		if p.Legal() {
 			p.Moves(nil)

@@ -766,8 +766,8 @@ func (g *Game) ParsePosition(text string) (uint64, error) {
 	if p.EP != 0 && !p.hasEP() {
 		p.EP = 0 // a double step that opens no capture: the position as stored
 	}
-	if !p.Legal() {
-		return 0, fmt.Errorf("%s: not a legal position (two pieces on a square, kings side by side, a pawn on the first or last rank, or the side not to move in check)", p.FEN())
+	if why := p.Illegal(); why != "" {
+		return 0, fmt.Errorf("%s: not a legal position: %s", p.FEN(), why)
 	}
 	i, ok := g.index(&p)
 	if !ok {

@@ -172,6 +172,47 @@ func (p *Position) Legal() bool {
 	return p.EP == 0 || p.hasEP()
 }
 
+// Illegal says why p is not Legal, in words that name the squares ("two
+// pieces on e4", "black, not to move, in check"), or "" if it is: the
+// first of Legal's rules it breaks, for an error that names it. Legal
+// stays the rules' fast form, which the un-moves call for every
+// candidate; FuzzParseFEN checks that the two agree.
+func (p *Position) Illegal() string {
+	if p.Legal() {
+		return ""
+	}
+	var all Bitboard
+	for _, pc := range p.List() {
+		switch {
+		case pc.Square >= NoSquare:
+			return "a piece off the board"
+		case all.Has(pc.Square):
+			return "two pieces on " + pc.Square.String()
+		case pc.Kind == Pawn && (pc.Square.Rank() == 0 || pc.Square.Rank() == 7):
+			return "a pawn on " + pc.Square.String() + ", on the first or last rank"
+		}
+		all |= Bit(pc.Square)
+	}
+	for c := range Color(2) {
+		n := 0
+		for _, pc := range p.List() {
+			if pc.Kind == King && pc.Color == c {
+				n++
+			}
+		}
+		if n != 1 {
+			return fmt.Sprintf("%d %s kings, where a side has one", n, c)
+		}
+	}
+	switch {
+	case kingAttacks[p.king(White)].Has(p.king(Black)):
+		return "the kings side by side, on " + p.king(White).String() + " and " + p.king(Black).String()
+	case p.InCheck(p.Turn.Other()):
+		return p.Turn.Other().String() + ", not to move, in check"
+	}
+	return "an en-passant square, " + p.EP.String() + ", where no pawn can take"
+}
+
 // FEN writes p's first four FEN fields: the board, the side to move, no
 // castling, and the en-passant square or none ("8/8/8/8/8/8/8/K1k5 w - -").
 func (p *Position) FEN() string {
