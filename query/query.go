@@ -128,9 +128,9 @@ func WinDepths(g implicit.Game, v engine.Values) engine.Values { return &winDept
 // WinDepthsMemo is WinDepths keeping the depths it finds in a table of
 // memoBytes (8 bytes an entry; at most MaxMemoBytes), the bytes a
 // command's memory plan sets aside for it, each index in one entry that
-// others may take: a Verify
-// asks for a win's depth once for every loss that moves to it, and finds
-// most of them there instead of reading the win's moves again.
+// others may take: a Verify asks for a win's depth once for every loss
+// that moves to it, and finds most of them there instead of reading the
+// win's moves again.
 func WinDepthsMemo(g implicit.Game, v engine.Values, memoBytes uint64) engine.Values {
 	w := &winDepths{g: g, v: v}
 	if n := min(memoBytes, MaxMemoBytes) / 8; n > 0 {
