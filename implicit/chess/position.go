@@ -182,6 +182,7 @@ func (p *Position) Illegal() string {
 		return ""
 	}
 	var all Bitboard
+	kings := [2]int{}
 	for _, pc := range p.List() {
 		switch {
 		case pc.Square >= NoSquare:
@@ -190,18 +191,14 @@ func (p *Position) Illegal() string {
 			return "two pieces on " + pc.Square.String()
 		case pc.Kind == Pawn && (pc.Square.Rank() == 0 || pc.Square.Rank() == 7):
 			return "a pawn on " + pc.Square.String() + ", on the first or last rank"
+		case pc.Kind == King:
+			kings[pc.Color]++
 		}
 		all |= Bit(pc.Square)
 	}
-	for c := range Color(2) {
-		n := 0
-		for _, pc := range p.List() {
-			if pc.Kind == King && pc.Color == c {
-				n++
-			}
-		}
+	for c, n := range kings {
 		if n != 1 {
-			return fmt.Sprintf("%d %s kings, where a side has one", n, c)
+			return fmt.Sprintf("%d %s kings, where a side has one", n, Color(c))
 		}
 	}
 	switch {
