@@ -278,6 +278,30 @@ func TestLazyCounts(t *testing.T) {
 	}
 }
 
+// TestSmallPools is TestLazyCounts with the blocked levels' shared pool
+// at 3 segments and 2 deferred counts a worker: rounds end within a
+// position's predecessors, which the workers' reserves finish, and the
+// applies take the counts past the second at once. A star, whose loss
+// has 1000 predecessors (more than a reserve's segments), grows the
+// reserves between two rounds.
+func TestSmallPools(t *testing.T) {
+	*engine.SharedSegments, *engine.LazyDefers = 3, 2
+	defer func() { *engine.SharedSegments, *engine.LazyDefers = 0, 0 }()
+	src, dst := make([]uint32, 1000), make([]uint32, 1000)
+	for i := range src {
+		src[i] = uint32(i + 1)
+	}
+	games := []implicit.Game{graph.FromEdges(1001, src, dst), probing{graph.FromEdges(1001, src, dst)}}
+	for seed := range raceShare(20, 3) {
+		games = append(games, probing{randomMarkedGame(seed + 30000)}, probing{randomGraph(seed + 100)}, randomGraph(seed+200))
+	}
+	for k, g := range games {
+		if err := enginetest.CrossCheck(ctx, g, 1, 3); err != nil {
+			t.Fatalf("game %d: %v", k, err)
+		}
+	}
+}
+
 // chainWithCycle is deepChain(n) and three vertices more: n, which moves
 // to the chain's wins 16385 and 16387 only (a loss, first reached after
 // the lanes widen past depth 16383), and a two-vertex cycle whose vertices
