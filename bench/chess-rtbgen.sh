@@ -55,7 +55,7 @@ cat "$work/retro/time" "$work/rtb/time"
 echo
 # Both sides run 2 threads: how many times one thread's work the guest's
 # cores give now (retro info -cores), before the table and after it.
-"$retro" info -cores | tail -n 2
+"$retro" info -cores | tail -n 3
 echo "| endgame | retro (DTM) wall s | peak MiB | rtbgen -g (WDL, DTZ) wall s | peak MiB | time ratio retro/rtbgen | memory ratio |"
 echo "|---|---|---|---|---|---|---|"
 for sig in "$@"; do
@@ -77,4 +77,4 @@ for sig in "$@"; do
   read -r gs gk <"$work/rtb.time"
   echo "| $sig | $rs | $((rk / 1024)) | $gs | $((gk / 1024)) | $(echo "scale=1; $rs / $gs" | bc) | $(echo "scale=1; $rk / $gk" | bc) |"
 done
-"$retro" info -cores | tail -n 2
+"$retro" info -cores | tail -n 3

@@ -16,10 +16,12 @@
 #     bfs binary (github.com/sbeamer/gapbs, make bfs), and one BFS's time
 #     beside the whole solve's.
 # Each time is the median of REPS runs (default 3); the two sides of a
-# ratio run by turns. Lines "# cores now: ..." and "# memory now: ..."
-# (retro info -cores) say, before and after the parts that run on several
-# threads, how many times one thread's integer work and random memory
-# operations the cores did then. PARTS (default all)
+# ratio run by turns. Lines "# cores now: ...", "# memory now: ..." and
+# "# phases now: ..." (retro info -cores) say, before and after the parts
+# that run on several threads, how many times one thread's integer work
+# and random memory operations the cores did then, and its integer work
+# in phases of a millisecond (the most workers could gain in a solve of
+# such phases). PARTS (default all)
 # picks some: tiered, workers, yardstick, seeds, gamesman, gap.
 #   bench/ratios.sh [WORKDIR]
 # Needs GNU time (/usr/bin/time); the seed comparison needs g++ and the
@@ -95,12 +97,13 @@ row() {
 echo "# bench/ratios.sh, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, reps $reps; last column: right time / left time"
 
 # cores prints, as comments, how many times one thread's integer work and
-# random memory operations the cores do now (retro info -cores): a shared
+# random memory operations the cores do now, and the integer work in
+# phases of a millisecond (retro info -cores): a shared
 # guest's virtual cores share a physical one at some times and not at
 # others, its memory carries other guests' load, and the ratios of workers
 # and of threads move with them. Printed before and after the parts that
 # run several threads.
-cores() { "$retro" info -cores | tail -n 2 | sed 's/^/# /'; }
+cores() { "$retro" info -cores | tail -n 3 | sed 's/^/# /'; }
 
 if want tiered; then
 unset -f prep

@@ -34,3 +34,21 @@ func TestALURate(t *testing.T) {
 		t.Fatalf("MemoryScaling = %v", s)
 	}
 }
+
+// TestPhaseRate checks that the phases count their operations: 64 phases
+// take longer than 2 of the same length, and the rates are positive.
+func TestPhaseRate(t *testing.T) {
+	start := time.Now()
+	if r := PhaseRate(2, 1<<18, 64); r <= 0 {
+		t.Fatalf("PhaseRate = %v", r)
+	}
+	long := time.Since(start)
+	start = time.Now()
+	PhaseRate(2, 1<<18, 2)
+	if short := time.Since(start); short >= long {
+		t.Fatalf("PhaseRate: 2 phases took %v, 64 took %v", short, long)
+	}
+	if s := PhaseScaling(2, 100*time.Microsecond, 3); s <= 0 {
+		t.Fatalf("PhaseScaling = %v", s)
+	}
+}

@@ -45,8 +45,9 @@ timed() {
 
 echo "$(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 # How many times one thread's integer work and memory operations the cores
-# give now (a lent or shared machine's may share physical cores).
-"$retro" info -cores 2>/dev/null | tail -n 2 || true # a retro older than -cores prints none
+# give now (a lent or shared machine's may share physical cores), and the
+# integer work in phases of a millisecond.
+"$retro" info -cores 2>/dev/null | tail -n 3 || true # a retro older than -cores prints none
 for w in $workers; do timed "retro quixo 4x4" "$w" "$retro" solve quixo -n 4 -workers "$w"; done
 if [ -n "${GAMESMAN:-}" ]; then
   mkdir -p "$work/gamesman"

@@ -107,7 +107,7 @@ func benchChildCmd(args []string, e *env) error {
 func infoCmd(args []string, e *env) error {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	cores := fs.Bool("cores", false, "measure, in a few seconds, how many times one thread's integer work, and its random read-modify-writes over 256 MiB, all the logical cores do now: a shared guest's cores may share physical ones and its memory other guests' load, from one minute to the next, and every ratio of workers with them")
+	cores := fs.Bool("cores", false, "measure, in a few seconds, how many times one thread's integer work, and its random read-modify-writes over 256 MiB, all the logical cores do now: a shared guest's cores may share physical ones and its memory other guests' load, from one minute to the next, and every ratio of workers with them; and the integer work in phases of a millisecond, as a solve's levels run")
 	if err := parseFlags(fs, args, e); err != nil {
 		return err
 	}

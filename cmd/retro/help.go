@@ -59,7 +59,7 @@ func helpCmd(args []string, e *env) error {
 		fmt.Fprint(e.stdout, dbHelp)
 		return nil
 	case "info":
-		fmt.Fprintln(e.stdout, "Usage: retro info [-cores]\n\nPrints the CPU's brand, cores, cache sizes and the features the hot loops use;\nwith -cores, also how many times one thread's integer work, and its random\nread-modify-writes over 256 MiB, all the logical cores do at this moment (a\nfew seconds): on a shared guest two virtual cores may run on one physical\ncore, and the memory carry other guests' load, and every ratio of 2 workers\nto 1 with them.")
+		fmt.Fprintln(e.stdout, "Usage: retro info [-cores]\n\nPrints the CPU's brand, cores, cache sizes and the features the hot loops use;\nwith -cores, also how many times one thread's integer work, and its random\nread-modify-writes over 256 MiB, all the logical cores do at this moment (a\nfew seconds): on a shared guest two virtual cores may run on one physical\ncore, and the memory carry other guests' load, and every ratio of 2 workers\nto 1 with them; and the integer work again in phases of a millisecond, a\ngoroutine for each core a phase, as a solve's levels run: what the cores\nlose at the phases' starts and ends bounds what workers gain.")
 		return nil
 	}
 	if cmd, ok := commands[args[0]]; ok {

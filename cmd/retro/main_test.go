@@ -284,17 +284,19 @@ func TestInfo(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "cpu: ") || !strings.Contains(out, "GOMAXPROCS") || strings.Contains(out, "cores now") {
 		t.Fatalf("exit %d, stdout %q", code, out)
 	}
-	// -cores adds two lines, ratios of integer work and of memory
-	// operations; an argument is refused.
+	// -cores adds three lines, ratios of integer work, of memory
+	// operations and of integer work in phases; an argument is refused.
 	out, _, code = retro(t, "", "info", "-cores")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 0 || len(lines) < 2 {
+	formats := []string{"cores now: %d threads do %fx the integer work of one", "memory now: %d threads do %fx the random read-modify-writes of one over 256 MiB",
+		"phases now: %d threads do %fx the integer work of one in phases of 1 ms, a goroutine each a phase"}
+	if code != 0 || len(lines) < len(formats) {
 		t.Fatalf("info -cores: exit %d, stdout %q", code, out)
 	}
-	for k, format := range []string{"cores now: %d threads do %fx the integer work of one", "memory now: %d threads do %fx the random read-modify-writes of one over 256 MiB"} {
+	for k, format := range formats {
 		var threads int
 		var ratio float64
-		line := lines[len(lines)-2+k]
+		line := lines[len(lines)-len(formats)+k]
 		if n, err := fmt.Sscanf(line, format, &threads, &ratio); n != 2 || err != nil || threads < 1 || ratio <= 0 {
 			t.Fatalf("info -cores: line %q (%v)", line, err)
 		}
