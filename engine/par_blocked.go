@@ -189,6 +189,16 @@ func (p *pushBlocks) grow(segs uint32) {
 	p.reset()
 }
 
+// needed returns the largest reserve that a worker's position needed
+// this round (0: none).
+func (p *pushBlocks) needed() uint32 {
+	var need uint32
+	for w := range p.workers {
+		need = max(need, p.workers[w].need)
+	}
+	return need
+}
+
 // reset hands the whole pool out again, once a round's lists are applied.
 func (p *pushBlocks) reset() {
 	p.claimed.Store(0)
@@ -235,7 +245,7 @@ func (s *parSolver) expandBlocked(ctx context.Context, depth uint64) error {
 						bw.lo, bw.hi = lo, min(lo+c, n)
 					}
 					if bw.lo = visit(w, bw.lo, bw.hi, depth); bw.lo < bw.hi {
-						pending.Store(true) // the pool is used up
+						pending.Store(true) // the pool is used up, or the position needs a larger reserve
 						break
 					}
 				}
@@ -251,11 +261,7 @@ func (s *parSolver) expandBlocked(ctx context.Context, depth uint64) error {
 		if err := s.countDeferred(ctx); err != nil {
 			return err
 		}
-		var need uint32
-		for w := range s.blocks.workers {
-			need = max(need, s.blocks.workers[w].need)
-		}
-		s.blocks.grow(need)
+		s.blocks.grow(s.blocks.needed())
 		if !pending.Load() && next.Load() >= n {
 			return nil
 		}
