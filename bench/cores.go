@@ -46,14 +46,14 @@ func chains(w int, iters uint64) uint64 {
 // worker, so what the threads lose against ALURate's is the phases'
 // starts and ends: waking the goroutines, and waiting for the last.
 func PhaseRate(workers int, perPhase uint64, phases int) float64 {
-	workers = max(workers, 1)
+	workers, phases = max(workers, 1), max(phases, 1)
 	per := max(perPhase/8, 1)
 	sums := make([]uint64, workers*8)
 	var took time.Duration
-	for range max(phases, 1) {
+	for range phases {
 		took += onEach(workers, func(w int) { sums[w*8] += chains(w, per) })
 	}
-	return float64(per*8*uint64(workers)*uint64(max(phases, 1))) / took.Seconds()
+	return float64(per*8*uint64(workers)*uint64(phases)) / took.Seconds()
 }
 
 // onEach runs body(w) on a goroutine for each w in [0, workers) and

@@ -162,6 +162,7 @@ func (s *parSolver) useBlocked() bool {
 // filled), and each worker's reserve.
 func newPushBlocks(n uint64, workers int, shift uint) *pushBlocks {
 	p := &pushBlocks{shift: shift, blocks: (n + 1<<shift - 1) >> shift, workers: make([]blockWorker, workers)}
+	// Half of the segments a uint32 offset reaches, the rest for reserves.
 	p.shared = uint32(min(roundEntries(n, shift)/segment+p.blocks*uint64(workers), (1<<32-1)/segment/2))
 	if testSharedSegments != 0 {
 		p.shared = testSharedSegments
@@ -329,8 +330,7 @@ func (s *parSolver) countDeferred(ctx context.Context) error {
 // countLazies is countDeferred in lanes of one width, of the positions of
 // lists, total in all.
 func countLazies[L uint8 | uint16 | uint32](ctx context.Context, s *parSolver, lanes []L, lists [][]uint64, total uint64) error {
-	code := s.codeShift
-	lazy, loss := uint64(1)<<code-1, L(Loss)<<code
+	code, loss := s.codeShift, L(Loss)<<s.codeShift
 	return parallel.For(ctx, s.workers, total, 64, func(w int, lo, hi uint64) error {
 		for _, list := range lists { // [lo, hi) of the lists one after another
 			n := uint64(len(list))
@@ -339,7 +339,7 @@ func countLazies[L uint8 | uint16 | uint32](ctx context.Context, s *parSolver, l
 				if l>>code != 0 {
 					continue // claimed as a win after its decrements
 				}
-				taken := lazy - uint64(l)
+				taken := s.payloadMask - uint64(l) // the lazy marker is the payload mask
 				if c := s.count(p); c > taken {
 					lanes[p] = L(c - taken)
 					continue
